@@ -1,0 +1,245 @@
+"""Command line: `sigproof check PATH...` and `sigproof graph SPEC`. Entry: `run`; `main` exits.
+
+Exit status: 0 every spec gave its expected verdict; 1 some spec did not; 2 a spec or usage
+error; 3 inconclusive (a limit was hit before the whole state space was explored).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+import time
+from pathlib import Path
+from typing import IO
+
+from checker.check import Options, check_program
+from checker.report import text, write_json
+from model import SpecError, SpecErrors, compile_spec, parse
+
+EXIT_OK, EXIT_FAIL, EXIT_ERROR, EXIT_INCONCLUSIVE = 0, 1, 2, 3
+MAX_FILE_BYTES = 2 * 2**20
+MAX_SWEEP = 10_000
+DEFAULT_MAX_MEMORY_MB = 16 * 1024
+
+EPILOG = """exit status:
+  0  every spec gave its expected verdict (its `expect` lines; `ok` when it has none)
+  1  some spec did not (a violation, or an expected violation that was not found)
+  2  spec or usage error (reported as file:line:col: error: message)
+  3  inconclusive: a limit (--max-states, --timeout, --max-memory) stopped the run first
+When several specs are checked, the first of 2, 1, 3 that applies is returned."""
+
+
+class UsageError(Exception):
+    pass
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="sigproof", description="Model checker for PTO-ISA signal protocols.",
+                                epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("check", help="check .sig specs (files, or folders searched for *.sig)", epilog=EPILOG,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    c.add_argument("paths", nargs="+", metavar="PATH")
+    _common(c)
+    c.add_argument("--sweep", action="append", default=[], metavar="NAME=LO..HI",
+                   help="check every value of a param in the range (repeatable: all combinations)")
+    c.add_argument("--format", choices=("text", "json"), default="text")
+    c.add_argument("--timeout", type=float, default=None, metavar="S", help="seconds per check (inconclusive)")
+    c.add_argument("--max-memory", type=int, default=DEFAULT_MAX_MEMORY_MB, metavar="MB",
+                   help=f"stop (inconclusive) when the process uses more (default {DEFAULT_MAX_MEMORY_MB})")
+    c.add_argument("--dfs", action="store_true", help="depth-first search (traces may not be shortest)")
+    c.add_argument("--check", action="append", default=[], choices=("clean_exit",),
+                   help="add an optional property to every spec")
+    c.add_argument("--tensor-wait", choices=("pass", "atomic"), default="pass",
+                   help="multi-element TWAIT/TTEST: element-by-element passes (hardware, default) or "
+                        "one atomic comparison of all elements (faster, less faithful)")
+    c.add_argument("-q", "--quiet", action="store_true", help="only the verdict and summary lines")
+    c.add_argument("--no-timing", action="store_true", help="leave elapsed times out (byte-stable output)")
+    g = sub.add_parser("graph", help="export the state graph of a small spec (DOT or GraphML)")
+    g.add_argument("paths", nargs=1, metavar="SPEC")
+    _common(g)
+    g.add_argument("--format", choices=("dot", "graphml"), default="dot")
+    g.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    return p
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-D", action="append", default=[], dest="defines", metavar="NAME=VALUE",
+                   help="override a param (repeatable)")
+    p.add_argument("--max-states", type=int, default=None, metavar="N", help="stop (inconclusive) after N states")
+
+
+def _int(text: str, what: str) -> int:
+    try:
+        return int(text, 0)
+    except ValueError:
+        raise UsageError(f"{what}: '{text}' is not an integer") from None
+
+
+def _defines(items: list[str]) -> dict[str, int]:
+    out = {}
+    for item in items:
+        name, eq, value = item.partition("=")
+        if not eq or not name.strip():
+            raise UsageError(f"-D {item}: expected NAME=VALUE")
+        out[name.strip()] = _int(value.strip(), f"-D {item}")
+    return out
+
+
+def _sweeps(items: list[str]) -> list[tuple[str, list[int]]]:
+    out = []
+    for item in items:
+        name, eq, rng = item.partition("=")
+        lo, dots, hi = rng.partition("..")
+        if not eq or not dots:
+            raise UsageError(f"--sweep {item}: expected NAME=LO..HI")
+        lo_v, hi_v = _int(lo.strip(), f"--sweep {item}"), _int(hi.strip(), f"--sweep {item}")
+        if hi_v < lo_v or hi_v - lo_v >= MAX_SWEEP:
+            raise UsageError(f"--sweep {item}: the range must be non-empty and hold at most {MAX_SWEEP} values")
+        out.append((name.strip(), list(range(lo_v, hi_v + 1))))
+    return out
+
+
+def spec_files(paths: list[str]) -> list[Path]:
+    files = []
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            files += sorted(q for q in p.rglob("*.sig") if q.is_file())
+        elif p.exists():
+            files.append(p)
+        else:
+            raise UsageError(f"{raw}: no such file or folder")
+    if not files:
+        raise UsageError(f"no .sig files under {' '.join(paths)}")
+    return files
+
+
+def read_spec(path: Path) -> str:
+    """The text of a spec, or SpecErrors for a file that is not a readable, sane text file."""
+    name = path.as_posix()
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise SpecErrors([SpecError(f"cannot read: {e.strerror}", file=name)]) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise SpecErrors([SpecError(f"file is {len(data) / 2**20:.1f} MiB; specs are at most "
+                                    f"{MAX_FILE_BYTES // 2**20} MiB", file=name)])
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        from model.errors import Span
+
+        raise SpecErrors([SpecError("the file is not UTF-8 text", Span(name, line, col, line, col + 1))]) from None
+
+
+class _Progress:
+    """States explored and states/s on stderr, for runs longer than two seconds, on a terminal."""
+
+    def __init__(self, stream: IO[str]):
+        self.stream = stream
+        self.on = hasattr(stream, "isatty") and stream.isatty()
+        self.last = 0.0
+        self.shown = False
+
+    def __call__(self, states: int, transitions: int, seconds: float) -> None:
+        if not self.on or seconds < 2 or seconds - self.last < 0.5:
+            return
+        self.last = seconds
+        self.shown = True
+        self.stream.write(f"\r  {states} states, {transitions} transitions, {states / seconds:,.0f} states/s ")
+        self.stream.flush()
+
+    def done(self) -> None:
+        if self.shown:
+            self.stream.write("\r" + " " * 70 + "\r")
+            self.stream.flush()
+            self.shown = False
+
+
+def run(argv: list[str], stdout: IO[str], stderr: IO[str]) -> int:
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # argparse has printed the usage message
+        return EXIT_OK if e.code == 0 else EXIT_ERROR
+    try:
+        if args.command == "graph":
+            return _graph(args, stdout, stderr)
+        return _check(args, stdout, stderr)
+    except UsageError as e:
+        stderr.write(f"sigproof: error: {e}\n")
+        return EXIT_ERROR
+
+
+def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
+    defines = _defines(args.defines)
+    sweeps = _sweeps(args.sweep)
+    if args.max_states is not None and args.max_states < 1:
+        raise UsageError("--max-states must be at least 1")
+    options = Options(order="dfs" if args.dfs else "bfs", max_states=args.max_states, timeout=args.timeout,
+                      max_memory=args.max_memory * 2**20 if args.max_memory else None,
+                      atomic_waits=args.tensor_wait == "atomic", clean_exit="clean_exit" in args.check)
+    results, errors = [], []
+    progress = _Progress(stderr)
+    for path in spec_files(args.paths):
+        name = path.as_posix()
+        try:
+            source = read_spec(path)
+            spec = parse(source, name)
+            names = [n for n, _ in sweeps]
+            for values in itertools.product(*(v for _, v in sweeps)):
+                program = compile_spec(spec, {**defines, **dict(zip(names, values))})
+                results.append(check_program(program, name, options, progress))
+                progress.done()
+        except SpecErrors as e:
+            progress.done()
+            rendered = e.render()
+            errors.append(rendered)
+            stderr.write(rendered + "\n")
+    timing = not args.no_timing
+    if args.format == "json":
+        write_json(results, errors, stdout, timing=timing)
+    else:
+        text(results, stdout, quiet=args.quiet, timing=timing)
+    if errors:
+        return EXIT_ERROR
+    if any(r.status == "fail" for r in results):
+        return EXIT_FAIL
+    if any(r.status == "inconclusive" for r in results):
+        return EXIT_INCONCLUSIVE
+    return EXIT_OK
+
+
+def _graph(args, stdout: IO[str], stderr: IO[str]) -> int:
+    from checker.graph import GraphTooLarge, state_graph, write_graph
+
+    path = spec_files(args.paths)[0]
+    try:
+        program = compile_spec(parse(read_spec(path), path.as_posix()), _defines(args.defines))
+    except SpecErrors as e:
+        stderr.write(e.render() + "\n")
+        return EXIT_ERROR
+    try:
+        graph = state_graph(program, limit=args.max_states)
+    except GraphTooLarge as e:
+        stderr.write(f"sigproof: error: {e}\n")
+        return EXIT_ERROR
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as out:
+            write_graph(graph, args.format, out)
+    else:
+        write_graph(graph, args.format, stdout)
+    return EXIT_OK
+
+
+def main() -> None:
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    try:
+        code = run(sys.argv[1:], sys.stdout, sys.stderr)
+    except KeyboardInterrupt:
+        code = EXIT_INCONCLUSIVE
+    sys.exit(code)

@@ -1,0 +1,349 @@
+"""Parse .sig text into a syntax tree (model.syntax). Public entry point: `parse`."""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+
+from lark import Lark, Token, v_args
+from lark.visitors import Transformer_NonRecursive
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from model import syntax as S
+from model.errors import Span, SpecError, SpecErrors
+
+# Friendly messages for common mistakes. Each message is keyed to bad snippets; lark matches a
+# failing parse against these by parser state. tests/test_parser.py pins every one.
+FRIENDLY: dict[str, list[str]] = {
+    "missing ';' at the end of the statement": [
+        "kernel { int x = 1 }",
+        "kernel { x = 1 x = 2; }",
+        "kernel { TNOTIFY(f, 1, Set) }",
+        "kernel { TWAIT(f, 1, EQ) }",
+        "kernel { launch }",
+        "ranks 2 signal f;",
+        "kernel { x++ }",
+        "kernel { return }",
+        "kernel { break }",
+    ],
+    "missing ';' after the declaration": [
+        "param N = 2 ranks N;",
+        "signal f[2] kernel {}",
+        "signal f = 0 kernel {}",
+        "protocol p ranks 1;",
+    ],
+    "unbalanced braces: a '}' is missing before the end of the file": [
+        "kernel { x = 1;",
+        "kernel { if (x) { x = 1; }",
+        "kernel {",
+    ],
+    "unbalanced braces: this '}' closes nothing": [
+        "kernel { } }",
+        "ranks 1; }",
+    ],
+    "expected a comparison (EQ, NE, GT, GE, LT, LE), not an operator: write TWAIT(sig, value, EQ)": [
+        "kernel { TWAIT(f, 1, ==); }",
+        "kernel { TWAIT(f, 1, >=); }",
+        "kernel { TWAIT(f, 1, <); }",
+        "kernel { TWAIT(f, 1, !=); }",
+        "kernel { bool b = TTEST(f, 1, ==); }",
+    ],
+    "TWAIT and TTEST take (signal, value, comparison): write TWAIT(sig, 1, EQ), not TWAIT(sig == 1)": [
+        "kernel { TWAIT(f == 1); }",
+        "kernel { TWAIT(f >= 1); }",
+        "kernel { bool b = TTEST(f == 1); }",
+    ],
+    "expected a notify op (Set or AtomicAdd) as the third argument": [
+        "kernel { TNOTIFY(f, 1, =); }",
+        "kernel { TNOTIFY(f, 1, +=); }",
+        "kernel { TNOTIFY(f, 1); }",
+    ],
+    "a statement cannot start here: expected a declaration such as 'ranks', 'signal', 'kernel' or 'host'": [
+        "x = 1;",
+        "TNOTIFY(f, 1, Set);",
+        "int x = 1;",
+    ],
+}
+
+_KEYWORDS = {
+    "protocol", "param", "const", "ranks", "blocks", "signal", "kernel", "host", "check", "expect",
+    "int", "bool", "if", "else", "for", "while", "break", "continue", "return", "assert", "TNOTIFY",
+    "TWAIT", "TTEST", "pipe_barrier", "launch", "reset", "host_barrier", "true", "false", "min", "max",
+}
+
+
+@cache
+def _parser() -> Lark:
+    grammar = resources.files("model").joinpath("sig.lark").read_text()
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+
+
+def parse(text: str, file: str) -> S.Spec:
+    """Parse a whole spec. Raises SpecErrors (with file:line:col) on any syntax error."""
+    if "\x00" in text:
+        line = text[: text.index("\x00")].count("\n") + 1
+        raise SpecErrors([SpecError("the file contains a NUL byte: is it a binary file?",
+                                    Span(file, line, 1, line, 2))], text)
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as e:
+        raise SpecErrors([_syntax_error(e, text, file)], text) from None
+    try:
+        decls = _ToSyntax(file).transform(tree)
+    except VisitError as e:
+        if isinstance(e.orig_exc, SpecError):
+            raise SpecErrors([e.orig_exc], text) from None
+        raise
+    return S.Spec(file, text, tuple(decls))
+
+
+def _syntax_error(e: UnexpectedInput, text: str, file: str) -> SpecError:
+    line = getattr(e, "line", None)
+    col = getattr(e, "column", None)
+    if isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):
+        lines = text.splitlines() or [""]
+        line, col = len(lines), len(lines[-1]) + 1
+    if not isinstance(line, int) or line < 1:
+        line, col = 1, 1
+    span = Span(file, line, col, line, col + 1)
+    label = None
+    try:
+        label = e.match_examples(_parser().parse, FRIENDLY, use_accepts=True)
+    except Exception:  # noqa: BLE001 - a failed match only means "no friendly message"
+        label = None
+    at_end = isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END")
+    if not label and at_end and _open_braces(text) > 0:
+        label = "unbalanced braces: a '}' is missing before the end of the file"
+    if label:
+        if label.startswith("missing ';'"):
+            span = _after_previous_token(e, file) or span
+        return SpecError(label, span)
+    return SpecError(_generic_message(e), span)
+
+
+def _open_braces(text: str) -> int:
+    """How many '{' are still open at the end of the text (comments ignored)."""
+    import re
+
+    code = re.sub(r"//[^\n]*|/\*(.|\n)*?\*/", "", text)
+    return code.count("{") - code.count("}")
+
+
+def _after_previous_token(e: UnexpectedInput, file: str) -> Span | None:
+    history = getattr(e, "token_history", None)
+    if isinstance(e, UnexpectedToken) and history:
+        tok = history[-1]
+        if tok is not None and tok.end_line is not None:
+            return Span(file, tok.end_line, tok.end_column, tok.end_line, tok.end_column + 1)
+    return None
+
+
+def _generic_message(e: UnexpectedInput) -> str:
+    if isinstance(e, UnexpectedCharacters):
+        ch = e.char
+        if ch and not ch.isprintable():
+            return f"unexpected character {ch!r}"
+        if ch and not ch.isascii():
+            return f"unexpected character {ch!r}: names are ASCII letters, digits and '_'"
+        return f"unexpected character {ch!r}"
+    if isinstance(e, UnexpectedToken):
+        if e.token.type == "$END":
+            return "unexpected end of file"
+        expected = sorted({_pretty_terminal(t) for t in e.expected if t not in ("_NS", "$END")})
+        shown = ", ".join(expected[:8]) + (", ..." if len(expected) > 8 else "")
+        what = e.token.value
+        if what in _KEYWORDS:
+            return f"unexpected keyword '{what}' (keywords cannot be used as names); expected {shown}"
+        return f"unexpected '{what}'; expected {shown}"
+    return "syntax error"
+
+
+_TERMINAL_TEXT = {
+    "SEMICOLON": "';'", "LPAR": "'('", "RPAR": "')'", "LBRACE": "'{'", "RBRACE": "'}'",
+    "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "COLON": "':'", "EQUAL": "'='", "NAME": "a name",
+    "INT": "a number", "AT": "'@'", "QMARK": "'?'",
+}
+
+
+def _pretty_terminal(name: str) -> str:
+    if name in _TERMINAL_TEXT:
+        return _TERMINAL_TEXT[name]
+    if name.endswith("_OP"):
+        return "an operator"
+    return f"'{name.lower()}'"
+
+
+def _span(file: str, meta) -> Span:
+    return Span(file, meta.line, meta.column, meta.end_line, meta.end_column)
+
+
+def _tspan(file: str, tok: Token) -> Span:
+    return Span(file, tok.line, tok.column, tok.end_line, tok.end_column)
+
+
+def _int_value(tok: Token, file: str) -> int:
+    text = tok.value
+    if len(text) > 40:
+        raise SpecError("integer literal too long (more than 40 digits)", _tspan(file, tok))
+    return int(text, 16) if text[:2].lower() == "0x" else int(text, 10)
+
+
+@v_args(meta=True)
+class _ToSyntax(Transformer_NonRecursive):
+    """Builds model.syntax nodes from lark's tree, without recursion (deep nesting is fine)."""
+
+    def __init__(self, file: str):
+        super().__init__()
+        self.file = file
+
+    def _s(self, meta) -> Span:
+        return _span(self.file, meta)
+
+    def _n(self, tok: Token) -> str:
+        """A declared or used name; keywords are refused."""
+        if tok.value in _KEYWORDS:
+            raise SpecError(f"'{tok.value}' is a keyword and cannot be used as a name", _tspan(self.file, tok))
+        return tok.value
+
+    # ---- declarations
+    def start(self, meta, children):
+        return list(children)
+
+    def protocol_decl(self, meta, c):
+        return S.Decl(self._s(meta), "protocol", name=self._n(c[0]))
+
+    def param_decl(self, meta, c):
+        return S.Decl(self._s(meta), "param", name=self._n(c[0]), value=c[1])
+
+    def const_decl(self, meta, c):
+        return S.Decl(self._s(meta), "const", name=self._n(c[0]), value=c[1])
+
+    def ranks_decl(self, meta, c):
+        return S.Decl(self._s(meta), "ranks", value=c[0])
+
+    def blocks_decl(self, meta, c):
+        return S.Decl(self._s(meta), "blocks", value=c[0])
+
+    def signal_decl(self, meta, c):
+        name, *dims, init = c
+        return S.Decl(self._s(meta), "signal", name=self._n(name), value=init, dims=tuple(dims))
+
+    def dim(self, meta, c):
+        return c[0]
+
+    def kernel_decl(self, meta, c):
+        return S.Decl(self._s(meta), "kernel", body=c[0])
+
+    def host_decl(self, meta, c):
+        return S.Decl(self._s(meta), "host", body=c[0])
+
+    def check_decl(self, meta, c):
+        return S.Decl(self._s(meta), "check", name=str(c[0]))
+
+    def expect_decl(self, meta, c):
+        return S.Decl(self._s(meta), "expect", name=str(c[0]))
+
+    # ---- statements
+    def block(self, meta, c):
+        return S.Block(self._s(meta), tuple(c))
+
+    def if_stmt(self, meta, c):
+        return S.If(self._s(meta), c[0], c[1], c[2] if len(c) > 2 else None)
+
+    def for_stmt(self, meta, c):
+        return S.For(self._s(meta), c[0], c[1], c[2], c[3])
+
+    def while_stmt(self, meta, c):
+        return S.While(self._s(meta), c[0], c[1])
+
+    def int_decl(self, meta, c):
+        return S.VarDecl(self._s(meta), "int", self._n(c[0]), c[1])
+
+    def bool_decl(self, meta, c):
+        return S.VarDecl(self._s(meta), "bool", self._n(c[0]), c[1])
+
+    def assign(self, meta, c):
+        return S.Assign(self._s(meta), self._n(c[0]), str(c[1]), c[2])
+
+    def step(self, meta, c):
+        op = "+=" if str(c[1]) == "++" else "-="
+        return S.Assign(self._s(meta), self._n(c[0]), op, S.IntLit(_tspan(self.file, c[1]), 1))
+
+    def break_stmt(self, meta, c):
+        return S.Jump(self._s(meta), "break")
+
+    def continue_stmt(self, meta, c):
+        return S.Jump(self._s(meta), "continue")
+
+    def return_stmt(self, meta, c):
+        return S.Jump(self._s(meta), "return")
+
+    def assert_stmt(self, meta, c):
+        return S.Assert(self._s(meta), c[0])
+
+    def notify_stmt(self, meta, c):
+        return S.Notify(self._s(meta), c[0], c[1], c[2])
+
+    def wait_stmt(self, meta, c):
+        return S.Wait(self._s(meta), c[0], c[1], c[2])
+
+    def expr_stmt(self, meta, c):
+        return S.ExprStmt(self._s(meta), c[0])
+
+    def pipe_barrier_stmt(self, meta, c):
+        return S.PipeBarrier(self._s(meta), str(c[0]))
+
+    def launch_stmt(self, meta, c):
+        return S.Launch(self._s(meta))
+
+    def reset_stmt(self, meta, c):
+        return S.Reset(self._s(meta), c[0])
+
+    def host_barrier_stmt(self, meta, c):
+        return S.HostBarrier(self._s(meta))
+
+    # ---- views and ops
+    def sigview(self, meta, c):
+        name, *selectors, at = c
+        return S.SigView(self._s(meta), self._n(name), tuple(selectors), at)
+
+    def index(self, meta, c):
+        return S.Index(self._s(meta), c[0])
+
+    def slice(self, meta, c):
+        start, stop, step = (list(c) + [None, None, None])[:3]
+        return S.Slice(self._s(meta), start, stop, step)
+
+    def qualname(self, meta, c):
+        return S.OpName(self._s(meta), tuple(str(t) for t in c))
+
+    def ttest(self, meta, c):
+        return S.Test(self._s(meta), c[0], c[1], c[2])
+
+    # ---- expressions
+    def int_lit(self, meta, c):
+        return S.IntLit(self._s(meta), _int_value(c[0], self.file))
+
+    def true_lit(self, meta, c):
+        return S.IntLit(self._s(meta), 1)
+
+    def false_lit(self, meta, c):
+        return S.IntLit(self._s(meta), 0)
+
+    def name(self, meta, c):
+        return S.Name(self._s(meta), self._n(c[0]))
+
+    def binop(self, meta, c):
+        return S.BinOp(self._s(meta), str(c[1]), c[0], c[2])
+
+    def unop(self, meta, c):
+        return S.UnOp(self._s(meta), str(c[0]), c[1])
+
+    def cond_expr(self, meta, c):
+        return S.Cond(self._s(meta), c[0], c[1], c[2])
+
+    def min_call(self, meta, c):
+        return S.MinMax(self._s(meta), "min", c[0], c[1])
+
+    def max_call(self, meta, c):
+        return S.MinMax(self._s(meta), "max", c[0], c[1])

@@ -1,0 +1,225 @@
+"""Syntax tree of a .sig spec. Every node carries the span it was parsed from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from model.errors import Span
+
+# ---- expressions ----
+
+
+@dataclass(frozen=True, slots=True)
+class IntLit:
+    span: Span
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    span: Span
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class BinOp:
+    span: Span
+    op: str
+    left: "Expr"
+    right: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class UnOp:
+    span: Span
+    op: str
+    operand: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class Cond:
+    span: Span
+    test: "Expr"
+    then: "Expr"
+    orelse: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class MinMax:
+    span: Span
+    fn: str  # "min" | "max"
+    left: "Expr"
+    right: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class OpName:
+    """A notify op or wait comparison as written: `EQ`, `WaitCmp::EQ`, `comm::WaitCmp::EQ`."""
+
+    span: Span
+    parts: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Index:
+    span: Span
+    expr: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class Slice:
+    span: Span
+    start: "Expr | None"
+    stop: "Expr | None"
+    step: "Expr | None"
+
+
+@dataclass(frozen=True, slots=True)
+class SigView:
+    span: Span
+    name: str
+    selectors: tuple[Index | Slice, ...]
+    at: "Expr | None"
+
+
+@dataclass(frozen=True, slots=True)
+class Test:
+    """TTEST(view, value, cmp) used as a bool expression."""
+
+    span: Span
+    view: SigView
+    value: "Expr"
+    cmp: OpName
+
+
+Expr = IntLit | Name | BinOp | UnOp | Cond | MinMax | Test
+
+# ---- statements ----
+
+
+@dataclass(frozen=True, slots=True)
+class VarDecl:
+    span: Span
+    type: str  # "int" | "bool"
+    name: str
+    init: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Assign:
+    span: Span
+    name: str
+    op: str  # "=", "+=", "-="
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class If:
+    span: Span
+    cond: Expr
+    then: "Stmt"
+    orelse: "Stmt | None"
+
+
+@dataclass(frozen=True, slots=True)
+class For:
+    span: Span
+    init: "VarDecl | Assign"
+    cond: Expr
+    update: Assign
+    body: "Stmt"
+
+
+@dataclass(frozen=True, slots=True)
+class While:
+    span: Span
+    cond: Expr
+    body: "Stmt"
+
+
+@dataclass(frozen=True, slots=True)
+class Jump:
+    span: Span
+    kind: str  # "break" | "continue" | "return"
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    span: Span
+    body: tuple["Stmt", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Assert:
+    span: Span
+    cond: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Notify:
+    span: Span
+    ref: SigView
+    value: Expr
+    op: OpName
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    span: Span
+    view: SigView
+    value: Expr
+    cmp: OpName
+
+
+@dataclass(frozen=True, slots=True)
+class ExprStmt:
+    span: Span
+    expr: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class PipeBarrier:
+    span: Span
+    pipe: str
+
+
+@dataclass(frozen=True, slots=True)
+class Launch:
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Reset:
+    span: Span
+    view: SigView
+
+
+@dataclass(frozen=True, slots=True)
+class HostBarrier:
+    span: Span
+
+
+Stmt = (VarDecl | Assign | If | For | While | Jump | Block | Assert | Notify | Wait | ExprStmt
+        | PipeBarrier | Launch | Reset | HostBarrier)
+
+# ---- declarations ----
+
+
+@dataclass(frozen=True, slots=True)
+class Decl:
+    """A top-level declaration. `kind` is one of protocol, param, const, ranks, blocks,
+    signal, kernel, host, check, expect; the other fields are set as the kind needs."""
+
+    span: Span
+    kind: str
+    name: str | None = None
+    value: Expr | None = None
+    dims: tuple[Expr, ...] = ()
+    body: Block | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    file: str
+    source: str
+    decls: tuple[Decl, ...]

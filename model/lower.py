@@ -710,6 +710,8 @@ class _Lowering:
             if a is None:
                 return None
             f = a.fn
+            if e.op == "+":
+                return a
             if e.op == "-":
                 fn = lambda L, c: -f(L, c)  # noqa: E731
             elif e.op == "!":

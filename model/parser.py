@@ -101,14 +101,13 @@ def _syntax_error(e: UnexpectedInput, text: str, file: str) -> SpecError:
     line = getattr(e, "line", None)
     col = getattr(e, "column", None)
     if isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):
-        lines = text.splitlines() or [""]
-        line, col = len(lines), len(lines[-1]) + 1
+        line, col = text.count("\n") + 1, len(text) - text.rfind("\n")
     if not isinstance(line, int) or line < 1:
         line, col = 1, 1
     span = Span(file, line, col, line, col + 1)
     label = None
     try:
-        label = e.match_examples(_parser().parse, FRIENDLY, use_accepts=True)
+        label = e.match_examples(_parser().parse, _examples(), use_accepts=True)
     except Exception:  # noqa: BLE001 - a failed match only means "no friendly message"
         label = None
     at_end = isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END")
@@ -119,6 +118,12 @@ def _syntax_error(e: UnexpectedInput, text: str, file: str) -> SpecError:
             span = _after_previous_token(e, file) or span
         return SpecError(label, span)
     return SpecError(_generic_message(e), span)
+
+
+@cache
+def _examples() -> dict[str, list[str]]:
+    """FRIENDLY, with each snippet also placed after an earlier declaration (another parser state)."""
+    return {m: snippets + ["ranks 1;\n" + s for s in snippets] for m, snippets in FRIENDLY.items()}
 
 
 def _open_braces(text: str) -> int:

@@ -353,6 +353,14 @@ class System:
         for pos, (a, b) in enumerate(zip(sig, after[1])):
             if a != b:
                 effects.append(f"{self.position_name(pos)}: {a} -> {b}")
+        for label, nxt, events in self.successors(state):
+            if label == step and nxt == after:
+                for ev in events:
+                    if ev[0] == "overwrite":
+                        effects.append(f"overwrites the unread value {ev[3]} of {self.position_name(ev[2])}")
+                    else:
+                        effects.append(f"{ev[0]}: {ev[2]} (at {ev[1]})")
+                break
         return StepInfo(self.process_name(step), ins.span, ins.text, tuple(effects))
 
     def situation(self, state) -> list[str]:

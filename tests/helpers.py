@@ -1,0 +1,20 @@
+"""Small helpers shared by the tests."""
+
+from checker.check import Options, check_program
+from model import System, compile_spec, parse
+
+
+def compile_text(text: str, overrides=None, file: str = "t.sig"):
+    return compile_spec(parse(text, file), overrides)
+
+
+def check_text(text: str, overrides=None, **options):
+    return check_program(compile_text(text, overrides), "t.sig", Options(**options))
+
+
+def violated(text: str, overrides=None, **options) -> set[str]:
+    return set(check_text(text, overrides, **options).violated)
+
+
+def system_of(text: str, overrides=None, **kw) -> System:
+    return System(compile_text(text, overrides), **kw)

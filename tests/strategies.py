@@ -1,0 +1,271 @@
+"""Hypothesis strategies for small random `.sig` protocols (differential tests).
+
+`specs()` draws the text of a well-formed spec that parses and compiles: 1-3 ranks, 1-2
+blocks, 1-2 small signals (sometimes scalar or 2-D), an optional host with launches, resets
+and host barriers, and a short kernel of TNOTIFY / TWAIT / TTEST in branches and bounded
+loops. Values are small so that EQ waits are sometimes unsatisfiable, AtomicAdd of
+2147483647 can overflow, and now and then an index, a remote TWAIT or an assert goes wrong:
+every verdict is reachable. The size budget keeps the state space at a few thousand states
+at most (rarely more; the tests skip what is too big).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from hypothesis import strategies as st
+
+INT32_MAX = 2**31 - 1
+CMPS = ("EQ", "NE", "GT", "GE", "LT", "LE")
+
+
+@dataclass
+class Sig:
+    name: str
+    dims: tuple[int, ...]
+    init: int
+
+
+@dataclass
+class Ctx:
+    """What the statement being drawn can use."""
+
+    sigs: list[Sig]
+    loop_vars: list[str] = field(default_factory=list)
+    locals: list[str] = field(default_factory=list)
+    budget: int = 0  # visible statements still allowed
+    depth: int = 0
+    in_loop: bool = False
+    counter: int = 0  # for fresh names
+    uses_launch_id: bool = False
+    kernel: bool = True  # the host has no `block` and no loops here
+
+    def fresh(self, stem: str) -> str:
+        self.counter += 1
+        return f"{stem}{self.counter}"
+
+
+def _rare(draw, n: int) -> bool:
+    """True about once in n draws (Hypothesis favours the ends of a range, so test the middle)."""
+    return draw(st.integers(0, n - 1)) == n // 2
+
+
+def _index(draw, ctx: Ctx, size: int) -> str:
+    """An index expression for a dimension of `size`: mostly in bounds, rarely not."""
+    options = [str(k) for k in range(size)] + [f"rank % {size}", f"(rank + 1) % {size}"]
+    if ctx.kernel:
+        options += [f"block % {size}"] + [f"{v} % {size}" for v in ctx.loop_vars]
+    if _rare(draw, 80):
+        return str(size)  # out of bounds: an `error` when executed
+    return draw(st.sampled_from(options))
+
+
+def _ref(draw, ctx: Ctx, sig: Sig) -> str:
+    """One element: every dimension indexed."""
+    return sig.name + "".join(f"[{_index(draw, ctx, d)}]" for d in sig.dims)
+
+
+def _view(draw, ctx: Ctx, sig: Sig) -> str:
+    """A view for TWAIT / TTEST / reset: one element, a slice, or trailing dims left open."""
+    parts = []
+    for k, d in enumerate(sig.dims):
+        kind = draw(st.sampled_from(("index", "index", "slice", "open")))
+        if kind == "open":
+            break  # this and every later dimension stay whole
+        if kind == "slice" and d > 1:
+            a = draw(st.integers(0, d - 1))
+            b = draw(st.integers(a + 1, d))
+            s = draw(st.sampled_from(("", "", ":2")))
+            parts.append(f"[{a}:{b}{s}]")
+        else:
+            parts.append(f"[{_index(draw, ctx, d)}]")
+    return sig.name + "".join(parts)
+
+
+def _target(draw) -> str:
+    return draw(st.sampled_from(("", "", "", " @ rank", " @ (rank + 1) % nranks", " @ (rank + nranks - 1) % nranks",
+                                 " @ 0")))
+
+
+def _notify(draw, ctx: Ctx) -> str:
+    sig = draw(st.sampled_from(ctx.sigs))
+    op = draw(st.sampled_from(("Set", "AtomicAdd", "NotifyOp::AtomicAdd", "comm::NotifyOp::Set")))
+    if op.endswith("Set"):
+        value = str(draw(st.integers(0, 3)))
+    else:
+        value = draw(st.sampled_from(("1", "1", "2", "-1", str(INT32_MAX))))
+    return f"TNOTIFY({_ref(draw, ctx, sig)}{_target(draw)}, {value}, {op});"
+
+
+def _wait_args(draw, ctx: Ctx) -> str:
+    sig = draw(st.sampled_from(ctx.sigs))
+    view = _view(draw, ctx, sig)
+    if _rare(draw, 60):
+        view += " @ (rank + 1) % nranks"  # remote wait: an `error` when executed (unless 1 rank)
+    value = draw(st.sampled_from(("0", "1", "1", "2", "3", "nblocks", "nranks")))
+    cmp = draw(st.sampled_from(CMPS + ("GE", "EQ")))
+    if draw(st.integers(0, 5)) == 0:
+        cmp = "WaitCmp::" + cmp
+    return f"{view}, {value}, {cmp}"
+
+
+def _cond(draw, ctx: Ctx) -> str:
+    options = ["rank == 0", "rank != 0", "block == 0", "rank == nranks - 1", "(rank + block) % 2 == 0"]
+    if ctx.loop_vars:
+        options.append(f"{ctx.loop_vars[-1]} == 0")
+    if ctx.locals:
+        options.append(f"{ctx.locals[-1]} > 1")
+    if ctx.uses_launch_id:
+        options.append("launch_id == 0")
+    return draw(st.sampled_from(options))
+
+
+def _assert(draw, ctx: Ctx) -> str:
+    kind = draw(st.sampled_from(("test", "test", "plain")))
+    if kind == "test":
+        return f"assert(TTEST({_wait_args(draw, ctx)}));"
+    return f"assert({draw(st.sampled_from(('rank < 2', 'block == 0', 'nranks > 0', 'rank + block < 2')))});"
+
+
+def _stmt(draw, ctx: Ctx, indent: str) -> str:
+    kinds = ["notify", "notify", "notify", "wait", "wait", "wait", "assert", "local", "pipe"]
+    if ctx.depth < 3:
+        kinds += ["ttest_if"]
+    if ctx.depth < 2 and ctx.budget >= 2:
+        kinds += ["branch", "branch", "loop", "poll_for", "poll_while"]
+    if ctx.in_loop:
+        kinds += ["break_if"]
+    kinds += ["return_if"]
+    kind = draw(st.sampled_from(kinds))
+    ctx.budget -= 1
+    if kind == "notify":
+        return indent + _notify(draw, ctx)
+    if kind == "wait":
+        return indent + f"TWAIT({_wait_args(draw, ctx)});"
+    if kind == "assert":
+        return indent + _assert(draw, ctx)
+    if kind == "pipe":
+        return indent + "pipe_barrier(PIPE_ALL);"
+    if kind == "local":
+        name = ctx.fresh("x")
+        init = draw(st.sampled_from(("rank", "block + 1", "nranks * 2", "min(rank, 1)")))
+        ctx.locals.append(name)
+        return indent + f"int {name} = {init}; {name} += 1;"
+    if kind == "break_if":
+        return indent + f"if ({_cond(draw, ctx)}) break;"
+    if kind == "return_if":
+        return indent + f"if ({_cond(draw, ctx)}) return;"
+    inner = indent + "    "
+    ctx.depth += 1
+    try:
+        if kind == "ttest_if":
+            then = _body(draw, ctx, inner, 1, 1)
+            text = f"{indent}if (TTEST({_wait_args(draw, ctx)})) {{\n{then}\n{indent}}}"
+            if draw(st.booleans()):
+                text += f" else {{\n{_body(draw, ctx, inner, 1, 1)}\n{indent}}}"
+            return text
+        if kind == "branch":
+            cond = _cond(draw, ctx)
+            then = _body(draw, ctx, inner, 1, 2)
+            text = f"{indent}if ({cond}) {{\n{then}\n{indent}}}"
+            if draw(st.booleans()):
+                text += f" else {{\n{_body(draw, ctx, inner, 1, 2)}\n{indent}}}"
+            return text
+        if kind == "loop":
+            var = ctx.fresh("i")
+            n = draw(st.integers(1, 2))
+            ctx.loop_vars.append(var)
+            was_in_loop, ctx.in_loop = ctx.in_loop, True
+            body = _body(draw, ctx, inner, 1, 2)
+            ctx.loop_vars.pop()
+            ctx.in_loop = was_in_loop
+            return f"{indent}for (int {var} = 0; {var} < {n}; {var}++) {{\n{body}\n{indent}}}"
+        if kind == "poll_for":
+            var = ctx.fresh("i")
+            n = draw(st.integers(1, 3))
+            args = _wait_args(draw, ctx)
+            return (f"{indent}for (int {var} = 0; {var} < {n}; {var}++) {{\n"
+                    f"{inner}if (TTEST({args})) break;\n{indent}}}")
+        # poll_while: spins until the test holds (a livelock if it never can)
+        return f"{indent}while (!TTEST({_wait_args(draw, ctx)})) {{ }}"
+    finally:
+        ctx.depth -= 1
+
+
+def _body(draw, ctx: Ctx, indent: str, lo: int, hi: int) -> str:
+    n = draw(st.integers(lo, max(lo, min(hi, ctx.budget))))
+    saved = len(ctx.locals)
+    lines = [_stmt(draw, ctx, indent) for _ in range(n)]
+    del ctx.locals[saved:]  # declared in this block only
+    return "\n".join(lines)
+
+
+def _host(draw, sigs: list[Sig]) -> str | None:
+    """A host block, or None for the default `host { launch; }`."""
+    if draw(st.integers(0, 2)) == 0:
+        return None
+    launches = draw(st.integers(1, 2))
+    lines = []
+    for k in range(launches):
+        if k > 0 or draw(st.integers(0, 3)) == 0:
+            extra = draw(st.sampled_from(("", "barrier", "reset", "reset+barrier", "rank0-reset", "rank0-barrier")))
+            if "reset" in extra:
+                sig = draw(st.sampled_from(sigs))
+                view = _view(draw, Ctx(sigs=sigs, kernel=False), sig)
+                prefix = "if (rank == 0) " if extra.startswith("rank0") else ""
+                lines.append(f"    {prefix}reset {view};")
+            if "barrier" in extra:
+                prefix = "if (rank == 0) " if extra.startswith("rank0") else ""  # a barrier only one host reaches
+                lines.append(f"    {prefix}host_barrier;")
+        lines.append("    launch;")
+    if draw(st.integers(0, 3)) == 0:
+        lines.append(f"    {draw(st.sampled_from(('host_barrier;', 'reset ' + sigs[0].name + ';')))}")
+    if _rare(draw, 30):
+        lines.insert(0, "    assert(rank < 1);")
+    return "host {\n" + "\n".join(lines) + "\n}"
+
+
+@st.composite
+def specs(draw, max_visible: int = 5) -> str:
+    """The text of a small well-formed spec. `max_visible` bounds the kernel's statements;
+    it shrinks as the number of kernel processes grows, to keep the state space small."""
+    nranks = draw(st.integers(1, 3))
+    nblocks = draw(st.integers(1, 2))
+    nprocs = nranks * nblocks
+    if nprocs > 4:
+        nblocks = 1
+        nprocs = nranks
+    sigs = []
+    for k in range(draw(st.integers(1, 2))):
+        shape = draw(st.sampled_from(("1d", "1d", "1d", "2d", "scalar")))
+        if shape == "1d":
+            dims = (draw(st.integers(1, 3)),)
+        elif shape == "2d":
+            dims = (draw(st.integers(1, 2)), draw(st.integers(1, 2)))
+        else:
+            dims = ()
+        init = draw(st.sampled_from((0, 0, 0, 1)))
+        sigs.append(Sig(f"s{k}", dims, init))
+    host = _host(draw, sigs)
+    launches = 1 if host is None else host.count("launch;")
+    budget = max(1, max_visible - (nprocs - 1) - (launches - 1))
+    ctx = Ctx(sigs=sigs, budget=budget, uses_launch_id=launches > 1 and draw(st.booleans()))
+    body = _body(draw, ctx, "    ", 1, budget)
+
+    lines = []
+    if draw(st.booleans()):
+        lines.append("param N = %d;" % nranks)
+        lines.append("ranks N;")
+    else:
+        lines.append(f"ranks {nranks};")
+    if nblocks > 1 or draw(st.booleans()):
+        lines.append(f"blocks {nblocks};")
+    for s in sigs:
+        dims = "".join(f"[{d}]" for d in s.dims)
+        lines.append(f"signal {s.name}{dims}" + (f" = {s.init};" if s.init else ";"))
+    if draw(st.integers(0, 2)) == 0:
+        lines.append("check clean_exit;")
+    if host is not None:
+        lines.append(host)
+    lines.append("kernel {\n" + body + "\n}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,99 @@
+"""Parser: spans on nodes, the friendly-message table, keyword and lexical errors."""
+
+import pytest
+
+from model import SpecErrors, parse
+from model import syntax as S
+from model.parser import FRIENDLY
+
+
+def first_error(text: str):
+    with pytest.raises(SpecErrors) as info:
+        parse(text, "f.sig")
+    return info.value.errors[0]
+
+
+@pytest.mark.parametrize("message,snippet", [(m, s) for m, snippets in FRIENDLY.items() for s in snippets])
+def test_every_friendly_snippet_gets_its_message(message, snippet):
+    assert first_error(snippet).message == message
+
+
+# Pinned locations: (snippet, message prefix, line, col)
+PINNED = [
+    ("ranks 2;\nkernel { x = 3 }\n", "missing ';' at the end of the statement", 2, 15),
+    ("kernel { TWAIT(f, 1, EQ) }", "missing ';' at the end of the statement", 1, 25),
+    ("param N = 2\nranks N;", "missing ';' after the declaration", 1, 12),
+    ("kernel {\n  x = 1;\n", "unbalanced braces: a '}' is missing", 3, 1),
+    ("kernel { }\n}", "unbalanced braces: this '}' closes nothing", 2, 1),
+    ("kernel {\n  TWAIT(f, 1, ==);\n}", "expected a comparison", 2, 15),
+    ("kernel { TWAIT(f == 1); }", "TWAIT and TTEST take (signal, value, comparison)", 1, 18),
+    ("kernel { int if = 1; }", "'if' is a keyword", 1, 14),
+    ("kernel { x = €; }", "unexpected character '€'", 1, 14),
+    ("kernel { x = 1 ++ ; }", "unexpected '+'", 1, 17),
+    ("ranks 1;\x00", "the file contains a NUL byte", 1, 1),
+]
+
+
+@pytest.mark.parametrize("snippet,message,line,col", PINNED)
+def test_pinned_error_locations(snippet, message, line, col):
+    err = first_error(snippet)
+    assert err.message.startswith(message)
+    assert (err.span.line, err.span.col) == (line, col)
+
+
+def test_error_renders_file_line_col_source_and_caret():
+    with pytest.raises(SpecErrors) as info:
+        parse("ranks 2;\nkernel { TWAIT(f, 1, ==); }\n", "specs/x.sig")
+    text = info.value.render()
+    head, src, caret = text.splitlines()
+    assert head.startswith("specs/x.sig:2:22: error: expected a comparison")
+    assert src.strip() == "kernel { TWAIT(f, 1, ==); }"
+    assert caret.index("^") - src.index("k") == 21
+
+
+def test_nodes_carry_spans():
+    spec = parse("ranks 2;\nsignal f[2];\nkernel {\n  TNOTIFY(f[1] @ 1, 2, AtomicAdd);\n}\n", "a.sig")
+    kernel = [d for d in spec.decls if d.kind == "kernel"][0]
+    notify = kernel.body.body[0]
+    assert isinstance(notify, S.Notify)
+    assert (notify.span.line, notify.span.col) == (4, 3)
+    assert (notify.ref.span.line, notify.ref.span.col) == (4, 11)
+    assert notify.op.parts == ("AtomicAdd",)
+    assert isinstance(notify.ref.at, S.IntLit) and notify.ref.at.value == 1
+
+
+def test_pto_spellings_parse():
+    text = """ranks 2; signal f[2];
+    kernel {
+      comm::TNOTIFY(f[0] @ 1, 1, comm::NotifyOp::Set);
+      pto::comm::TWAIT(f[0:2:1], 0, WaitCmp::GE);
+      bool b = comm::TTEST(f[:], 1, comm::WaitCmp::EQ);
+      pipe_barrier(PIPE_ALL);
+    }"""
+    kernel = [d for d in parse(text, "p.sig").decls if d.kind == "kernel"][0]
+    kinds = [type(s).__name__ for s in kernel.body.body]
+    assert kinds == ["Notify", "Wait", "VarDecl", "PipeBarrier"]
+    assert kernel.body.body[0].op.parts == ("comm", "NotifyOp", "Set")
+
+
+def test_dangling_else_binds_to_inner_if():
+    kernel = [d for d in parse("kernel { if (a) if (b) x = 1; else x = 2; }", "d.sig").decls][0]
+    outer = kernel.body.body[0]
+    assert outer.orelse is None and outer.then.orelse is not None
+
+
+def test_hex_literals_and_comments():
+    spec = parse("/* block\ncomment */ param N = 0x10; // line\nranks 1;", "h.sig")
+    assert spec.decls[0].value.value == 16
+
+
+def test_deep_nesting_parses_without_recursion_error():
+    text = "ranks 1; kernel " + "{" * 3000 + "}" * 3000
+    spec = parse(text, "deep.sig")
+    assert spec.decls[-1].kind == "kernel"
+
+
+def test_crlf_line_endings():
+    spec = parse("ranks 1;\r\nkernel {\r\n  x = 1;\r\n}\r\n", "crlf.sig")
+    kernel = spec.decls[1]
+    assert kernel.body.body[0].span.line == 3

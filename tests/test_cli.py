@@ -1,0 +1,157 @@
+"""The command line: exit codes, text and JSON output, sweeps, limits, graph export."""
+
+import io
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from checker.cli import run
+
+OK = "param N = 2;\nranks N;\nsignal f;\nkernel {\n  if (rank == 0) TNOTIFY(f @ 1, 1, Set);\n  else if (rank == 1) TWAIT(f, 1, EQ);\n}\n"
+DEAD = "ranks 2;\nsignal f;\nkernel {\n  TWAIT(f, 1, EQ);\n}\n"
+
+
+def sigproof(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    code = run([str(a) for a in argv], out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def spec(tmp_path):
+    def write(text, name="s.sig"):
+        p = tmp_path / name
+        p.write_text(text)
+        return p
+    return write
+
+
+def test_pass_exits_0_with_summary_line(spec):
+    code, out, _ = sigproof("check", spec(OK))
+    assert code == 0
+    assert out.splitlines()[0].endswith("s.sig [N=2]: PASS: ok")
+    assert " states, " in out and " transitions, " in out
+
+
+def test_unexpected_violation_exits_1_with_trace(spec):
+    code, out, _ = sigproof("check", spec(DEAD))
+    assert code == 1
+    assert "FAIL: deadlock (expected ok)" in out
+    assert "1. host 0" in out and "stuck:" in out
+    assert "TWAIT(f, 1, EQ) waits for == 1; now f@0 = 0" in out
+
+
+def test_expected_violation_passes_and_missing_one_fails(spec):
+    assert sigproof("check", spec("expect deadlock;\n" + DEAD))[0] == 0
+    code, out, _ = sigproof("check", spec("expect deadlock;\n" + OK))
+    assert code == 1 and "FAIL: ok (expected deadlock)" in out
+
+
+def test_syntax_error_exits_2_with_location(spec):
+    p = spec("ranks 2;\nkernel {\n  TWAIT(f, 1, ==);\n}\n")
+    code, out, err = sigproof("check", p)
+    assert code == 2
+    assert err.startswith(f"{p.as_posix()}:3:15: error: expected a comparison")
+
+
+def test_unknown_define_and_sweep_are_usage_errors(spec):
+    p = spec(OK)
+    assert sigproof("check", p, "-D", "M=3")[0] == 2
+    assert sigproof("check", p, "--sweep", "M=1..2")[0] == 2
+    assert sigproof("check", p, "-D", "N")[0] == 2
+    assert sigproof("check", p, "--sweep", "N=3..1")[0] == 2
+    assert sigproof("check", "/nonexistent/x.sig")[0] == 2
+    assert sigproof("check", p, "--format", "yaml")[0] == 2
+
+
+def test_max_states_is_inconclusive_exit_3(spec):
+    code, out, _ = sigproof("check", spec(OK), "--max-states", "3")
+    assert code == 3
+    assert "INCONCLUSIVE" in out and "state limit of 3 reached" in out
+    assert "  3 states" in out
+
+
+def test_limit_with_a_definite_violation_still_fails(spec):
+    text = "ranks 2;\nsignal f;\nkernel {\n  assert(rank == 1);\n  TWAIT(f, 1, EQ);\n}\n"
+    code, out, _ = sigproof("check", spec(text), "--max-states", "4")
+    assert code == 1 and "assertion" in out
+
+
+def test_timeout_is_inconclusive(spec):
+    big = "param N = 6;\nranks N;\nsignal a[N];\nkernel {\n for (int p = 0; p < nranks; p++) if (p != rank) " \
+          "TNOTIFY(a[rank] @ p, 1, AtomicAdd);\n for (int p = 0; p < nranks; p++) if (p != rank) TWAIT(a[p], 1, GE);\n}\n"
+    code, out, _ = sigproof("check", spec(big), "--timeout", "0.5")
+    assert code == 3 and "time limit of 0.5 s reached" in out
+
+
+def test_json_has_the_contract_keys(spec):
+    code, out, _ = sigproof("check", spec(DEAD), "--format", "json")
+    assert code == 1
+    doc = json.loads(out)
+    (r,) = doc["results"]
+    assert set(r) >= {"spec", "params", "status", "violated", "expected", "stats", "violations"}
+    assert r["status"] == "fail" and r["violated"] == ["deadlock"] and r["expected"] == []
+    assert set(r["stats"]) >= {"states", "transitions", "seconds"}
+    (v,) = r["violations"]
+    assert set(v) >= {"property", "message", "trace"}
+    step = v["trace"][0]
+    assert set(step) >= {"step", "process", "location", "statement", "effects"}
+    assert step["step"] == 1 and step["process"] == "host 0"
+
+
+def test_sweep_gives_one_result_per_value(spec):
+    code, out, _ = sigproof("check", spec(OK), "--sweep", "N=2..4", "--format", "json")
+    assert code == 0
+    assert [r["params"] for r in json.loads(out)["results"]] == [{"N": 2}, {"N": 3}, {"N": 4}]
+    code, out, _ = sigproof("check", spec(OK), "--sweep", "N=2..3")
+    assert "[N=2]" in out and "[N=3]" in out
+
+
+def test_folders_are_searched_and_worst_exit_wins(spec, tmp_path):
+    spec(OK, "a.sig")
+    spec(DEAD, "b.sig")
+    code, out, _ = sigproof("check", tmp_path, "-q")
+    assert code == 1
+    assert out.index("a.sig") < out.index("b.sig")
+    spec("ranks 0; kernel {}", "c.sig")
+    assert sigproof("check", tmp_path, "-q")[0] == 2
+
+
+def test_output_is_byte_identical_across_runs_and_hash_seeds(spec):
+    p = spec("expect deadlock;\nexpect lost_notification;\nranks 2;\nsignal f;\nkernel {\n"
+             "  if (rank == 0) { TNOTIFY(f @ 1, 1, Set); TNOTIFY(f @ 1, 2, Set); }\n  else TWAIT(f, 1, EQ);\n}\n")
+    outs = set()
+    for seed in ("0", "1", "12345"):
+        for fmt in ("text", "json"):
+            env = {**os.environ, "PYTHONHASHSEED": seed}
+            proc = subprocess.run([sys.executable, "-m", "checker", "check", str(p), "--no-timing", "--format", fmt],
+                                  capture_output=True, text=True, env=env)
+            assert proc.returncode == 0, proc.stderr
+            outs.add((fmt, proc.stdout))
+    assert len(outs) == 2
+
+
+def test_graph_export_dot_and_graphml(spec, tmp_path):
+    p = spec(OK)
+    code, out, _ = sigproof("graph", p)
+    assert code == 0 and out.startswith("strict digraph") and "TNOTIFY(f @ 1, 1, Set)" in out
+    target = tmp_path / "g.graphml"
+    assert sigproof("graph", p, "--format", "graphml", "-o", target)[0] == 0
+    import networkx as nx
+    g = nx.read_graphml(target)
+    assert g.number_of_nodes() == 12
+
+
+def test_graph_refuses_large_specs(spec):
+    code, _, err = sigproof("graph", spec(OK), "--max-states", "5")
+    assert code == 2 and "more than 5 states" in err
+
+
+def test_help_documents_exit_codes(capsys):
+    code, _, _ = sigproof("check", "--help")
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "exit status:" in out and "3  inconclusive" in out

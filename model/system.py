@@ -63,6 +63,8 @@ class System:
         self.nprocs = self.R + self.R * self.B
         self._sig_offsets = [s.offset for s in program.signals]
         self.init_values = tuple(s.init for s in program.signals for _ in range(s.size)) * self.R
+        self._resume: dict = {}
+        self._evaluated: dict = {}
 
     # ------------------------------------------------------------ naming
 
@@ -209,26 +211,47 @@ class System:
         return (procs[:i] + (entry,) + procs[i + 1:], sig, unread, state[3] if launches is None else launches)
 
     def _continue(self, state, i, pc, L, ctx, events, sig, unread):
-        entry = self._run(self.code_of(i), pc + 1, list(L), ctx, events)
-        return self._replace(state, i, entry, sig, unread), tuple(events)
+        """Finish a visible step: run the local statements after it (memoized per local state)."""
+        key = (i < self.R, pc, L, ctx)
+        hit = self._resume.get(key)
+        if hit is None:
+            local_events: list = []
+            entry = self._run(self.code_of(i), pc + 1, list(L), ctx, local_events)
+            hit = self._resume[key] = (entry, tuple(local_events))
+        return self._replace(state, i, hit[0], sig, unread), tuple(events) + hit[1]
 
-    def _own(self, view: ir.View, L, ctx, i: int, span: Span, what: str):
-        rank, offs = view.elements(L, ctx)
+    def _operands(self, i, pc, ins, L, ctx):
+        """(rank or None, flat offsets, value) of a NOTIFY/WAIT/TEST/RESET, memoized per local state."""
+        key = (i < self.R, pc, L, ctx)
+        hit = self._evaluated.get(key)
+        if hit is None:
+            try:
+                rank, offs = ins.a.elements(L, ctx)
+                hit = (rank, offs, ins.b(L, ctx) if ins.b is not None else None)
+            except ModelError as e:
+                hit = e
+            self._evaluated[key] = hit
+        if isinstance(hit, ModelError):
+            raise hit
+        return hit
+
+    def _own(self, i: int, pc: int, ins: ir.Instr, L, ctx, what: str):
+        """Positions of the own rank's copy that a wait, test or reset reads, and the operand."""
+        rank, offs, value = self._operands(i, pc, ins, L, ctx)
+        view, span = ins.a, ins.span
         own = self.rank_of(i)
         if rank is not None and rank != own:
             raise ModelError(f"{what} reads only the own rank's copy, but this one names rank {rank} "
                              f"(the process runs on rank {own})", span)
         base = own * self.E + view.signal.offset
-        return [base + o for o in offs]
+        return [base + o for o in offs], value
 
     def _notify(self, state, i, ins, pc, L, ctx, events):
         _, sig, unread, _ = state
-        view: ir.View = ins.a
-        rank, offs = view.elements(L, ctx)
+        rank, offs, value = self._operands(i, pc, ins, L, ctx)
         if rank is None:
             rank = self.rank_of(i)
-        pos = rank * self.E + view.signal.offset + offs[0]
-        value = ins.b(L, ctx)
+        pos = rank * self.E + ins.a.signal.offset + offs[0]
         old = sig[pos]
         if not INT32_MIN <= value <= INT32_MAX:
             events.append(("error", ins.span, f"{ins.c} value {value} does not fit in int32"))
@@ -249,7 +272,7 @@ class System:
 
     def _reset(self, state, i, ins, pc, L, ctx, events):
         _, sig, unread, _ = state
-        positions = self._own(ins.a, L, ctx, i, ins.span, "reset")
+        positions, _ = self._own(i, pc, ins, L, ctx, "reset")
         init = ins.a.signal.init
         values = list(sig)
         for pos in positions:
@@ -264,8 +287,7 @@ class System:
         """One element read of a TWAIT (op WAIT) or TTEST (op TEST)."""
         _, sig, unread, _ = state
         what = "TWAIT" if ins.op == ir.WAIT else "TTEST"
-        positions = self._own(ins.a, L, ctx, i, ins.span, what)
-        value = ins.b(L, ctx)
+        positions, value = self._own(i, pc, ins, L, ctx, what)
         holds = CMP_FN[ins.c]
         if self.atomic_waits or len(positions) == 1:
             ok = all(holds(sig[pos], value) for pos in positions)
@@ -289,8 +311,7 @@ class System:
 
     def _finish_read(self, state, i, ins, pc, L, ctx, events, sig, unread, ok):
         if ins.op == ir.TEST:
-            L = list(L)
-            L[ins.d] = int(ok)
+            L = L[: ins.d] + (int(ok),) + L[ins.d + 1:]
         return self._continue(state, i, pc, L, ctx, events, sig, unread)
 
     def _launch(self, state, r, pc, L, events):
@@ -318,8 +339,7 @@ class System:
                 continue
             ctx = self.ctx_of(i, launches)
             try:
-                positions = self._own(ins.a, p[2], ctx, i, ins.span, "")
-                value = ins.b(p[2], ctx)
+                positions, value = self._own(i, p[0], ins, p[2], ctx, "")
             except ModelError:
                 continue
             for pos in positions:
@@ -337,8 +357,7 @@ class System:
         ctx = self.ctx_of(step, launches)
         if ins.op in (ir.WAIT, ir.TEST):
             try:
-                positions = self._own(ins.a, L, ctx, step, ins.span, "")
-                value = ins.b(L, ctx)
+                positions, value = self._own(step, pc, ins, L, ctx, "")
                 sel = positions if (self.atomic_waits or len(positions) == 1) else [positions[idx]]
                 for pos in sel:
                     v = sig[pos]
@@ -379,8 +398,7 @@ class System:
             if ins.op in (ir.WAIT, ir.TEST):
                 ctx = self.ctx_of(i, launches)
                 try:
-                    positions = self._own(ins.a, L, ctx, i, ins.span, "")
-                    value = ins.b(L, ctx)
+                    positions, value = self._own(i, pc, ins, L, ctx, "")
                 except ModelError as e:
                     lines.append(f"{where}: {ins.text}: {e.message}")
                     continue

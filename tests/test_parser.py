@@ -29,7 +29,7 @@ PINNED = [
     ("kernel { TWAIT(f == 1); }", "TWAIT and TTEST take (signal, value, comparison)", 1, 18),
     ("kernel { int if = 1; }", "'if' is a keyword", 1, 14),
     ("kernel { x = €; }", "unexpected character '€'", 1, 14),
-    ("kernel { x = 1 ++ ; }", "unexpected '+'", 1, 17),
+    ("kernel { x = 1 ++ ; }", "unexpected ';'", 1, 19),
     ("ranks 1;\x00", "the file contains a NUL byte", 1, 1),
 ]
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import sys
 import time
 from pathlib import Path
@@ -18,7 +19,7 @@ from checker.report import text, write_json
 from model import SpecError, SpecErrors, compile_spec, parse
 
 EXIT_OK, EXIT_FAIL, EXIT_ERROR, EXIT_INCONCLUSIVE = 0, 1, 2, 3
-MAX_FILE_BYTES = 2 * 2**20
+MAX_FILE_BYTES = 2**20
 MAX_SWEEP = 10_000
 DEFAULT_MAX_MEMORY_MB = 16 * 1024
 
@@ -125,7 +126,7 @@ def read_spec(path: Path) -> str:
         raise SpecErrors([SpecError(f"cannot read: {e.strerror}", file=name)]) from None
     if len(data) > MAX_FILE_BYTES:
         raise SpecErrors([SpecError(f"file is {len(data) / 2**20:.1f} MiB; specs are at most "
-                                    f"{MAX_FILE_BYTES // 2**20} MiB", file=name)])
+                                    f"{MAX_FILE_BYTES / 2**20:g} MiB", file=name)])
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -240,6 +241,10 @@ def main() -> None:
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
     try:
         code = run(sys.argv[1:], sys.stdout, sys.stderr)
+        sys.stdout.flush()
     except KeyboardInterrupt:
         code = EXIT_INCONCLUSIVE
+    except BrokenPipeError:  # e.g. `sigproof check ... | head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = EXIT_OK
     sys.exit(code)

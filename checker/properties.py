@@ -64,12 +64,8 @@ def judge(system, ex: Exploration, log: EventLog, clean_exit: bool) -> tuple[lis
 
 def _event_violation(system, ex, prop, record) -> Violation:
     src, step, dst, ev = record
-    if src < 0:
-        trace = ()
-    else:
-        trace, _ = rebuild(system, ex, src, (step, dst))
-    who = trace[-1].process if trace else "a host"
-    message = f"{who}: {ev[2]} at {ev[1]}"
+    trace = () if src < 0 else rebuild(system, ex, src, (step, dst))[0]
+    message = f"{system.process_name(ev[3])}: {ev[2]} at {ev[1]}"
     return Violation(prop, message, trace)
 
 

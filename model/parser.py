@@ -48,7 +48,7 @@ FRIENDLY: dict[str, list[str]] = {
         "kernel { TWAIT(f, 1, !=); }",
         "kernel { bool b = TTEST(f, 1, ==); }",
     ],
-    "TWAIT and TTEST take (signal, value, comparison): write TWAIT(sig, 1, EQ), not TWAIT(sig == 1)": [
+    "TNOTIFY, TWAIT and TTEST take (signal, value, op): write TWAIT(sig, 1, EQ), not TWAIT(sig == 1)": [
         "kernel { TWAIT(f == 1); }",
         "kernel { TWAIT(f >= 1); }",
         "kernel { bool b = TTEST(f == 1); }",
@@ -106,6 +106,8 @@ def _syntax_error(e: UnexpectedInput, text: str, file: str) -> SpecError:
         line, col = 1, 1
     span = Span(file, line, col, line, col + 1)
     label = None
+    if isinstance(e, UnexpectedCharacters):
+        return SpecError(_generic_message(e), span)
     try:
         label = e.match_examples(_parser().parse, _examples(), use_accepts=True)
     except Exception:  # noqa: BLE001 - a failed match only means "no friendly message"

@@ -13,7 +13,7 @@ Entry point: `System(program)`. A state is a tuple
 
 Each process is deterministic, so a step is named by its process index (the joint
 host_barrier step by BARRIER_STEP). A step's events are plain tuples:
-("assertion" | "error" | "overflow", span, message) and
+("assertion" | "error" | "overflow", span, message, process) and
 ("overwrite", span, position, old, new) for a Set or reset that replaced an unread value.
 """
 
@@ -95,10 +95,10 @@ class System:
 
     # ------------------------------------------------------------ local execution
 
-    def _run(self, code: ir.Code, pc: int, L: list, ctx: tuple, events: list):
+    def _run(self, i: int, pc: int, L: list, ctx: tuple, events: list):
         """Run local statements from pc to the next visible instruction. Returns the process
         entry (None once it returned or stopped)."""
-        instrs = code.instrs
+        instrs = self.code_of(i).instrs
         count = 0
         seen = None
         try:
@@ -117,7 +117,7 @@ class System:
                     pc = ins.a
                 elif op == ir.ASSERT:
                     if not ins.a(L, ctx):
-                        events.append(("assertion", ins.span, f"{ins.text} failed"))
+                        events.append(("assertion", ins.span, f"{ins.text} failed", i))
                         return None
                     pc += 1
                 else:  # RETURN
@@ -133,7 +133,7 @@ class System:
                     if count > LOCAL_STEP_LIMIT:
                         raise LocalStepLimit(ins.span)
         except ModelError as e:
-            events.append(("error", e.span, e.message))
+            events.append(("error", e.span, e.message, i))
             return None
 
     # ------------------------------------------------------------ states
@@ -143,7 +143,7 @@ class System:
         events: list = []
         procs = [None] * self.nprocs
         for r in range(self.R):
-            procs[r] = self._run(self.program.host, 0, [0] * self.program.host.nslots, (r, 0, 0), events)
+            procs[r] = self._run(r, 0, [0] * self.program.host.nslots, (r, 0, 0), events)
         launches = (0,) * self.R if self.program.uses_launch_id else ()
         return (tuple(procs), self.init_values, 0, launches), tuple(events)
 
@@ -175,7 +175,7 @@ class System:
         new = list(procs)
         for r in range(self.R):
             pc, _, L = procs[r]
-            new[r] = self._run(self.program.host, pc + 1, list(L), (r, 0, 0), events)
+            new[r] = self._run(r, pc + 1, list(L), (r, 0, 0), events)
         return (tuple(new), sig, unread, launches), tuple(events)
 
     def _step(self, state, i, p):
@@ -203,7 +203,7 @@ class System:
                 return self._reset(state, i, ins, pc, L, ctx, events)
             return self._read(state, i, ins, pc, idx, L, ctx, events)
         except ModelError as e:
-            events.append(("error", e.span, e.message))
+            events.append(("error", e.span, e.message, i))
             return self._replace(state, i, None, sig, unread), tuple(events)
 
     def _replace(self, state, i, entry, sig, unread, launches=None):
@@ -216,7 +216,7 @@ class System:
         hit = self._resume.get(key)
         if hit is None:
             local_events: list = []
-            entry = self._run(self.code_of(i), pc + 1, list(L), ctx, local_events)
+            entry = self._run(i, pc + 1, list(L), ctx, local_events)
             hit = self._resume[key] = (entry, tuple(local_events))
         return self._replace(state, i, hit[0], sig, unread), tuple(events) + hit[1]
 
@@ -254,7 +254,7 @@ class System:
         pos = rank * self.E + ins.a.signal.offset + offs[0]
         old = sig[pos]
         if not INT32_MIN <= value <= INT32_MAX:
-            events.append(("error", ins.span, f"{ins.c} value {value} does not fit in int32"))
+            events.append(("error", ins.span, f"{ins.c} value {value} does not fit in int32", i))
             return self._replace(state, i, None, sig, unread), tuple(events)
         bit = 1 << pos
         if ins.c == ir.SET:
@@ -265,7 +265,7 @@ class System:
             new = old + value
             if not INT32_MIN <= new <= INT32_MAX:
                 events.append(("overflow", ins.span, f"AtomicAdd of {value} to {self.position_name(pos)} = {old} "
-                                                     f"gives {new}, outside int32"))
+                                                     f"gives {new}, outside int32", i))
                 return self._replace(state, i, None, sig, unread), tuple(events)
         sig = sig[:pos] + (new,) + sig[pos + 1:]
         return self._continue(state, i, pc, L, ctx, events, sig, unread | bit)
@@ -320,7 +320,8 @@ class System:
         launch_id = launches[r] if launches else 0
         new = list(procs)
         for b in range(self.B):
-            new[self.R + r * self.B + b] = self._run(kernel, 0, [0] * kernel.nslots, (r, b, launch_id), events)
+            k = self.R + r * self.B + b
+            new[k] = self._run(k, 0, [0] * kernel.nslots, (r, b, launch_id), events)
         new[r] = (pc + 1, 0, L)
         if launches:
             launches = launches[:r] + (launches[r] + 1,) + launches[r + 1:]
@@ -378,7 +379,7 @@ class System:
                     if ev[0] == "overwrite":
                         effects.append(f"overwrites the unread value {ev[3]} of {self.position_name(ev[2])}")
                     else:
-                        effects.append(f"{ev[0]}: {ev[2]} (at {ev[1]})")
+                        effects.append(f"{ev[0]} in {self.process_name(ev[3])}: {ev[2]} (at {ev[1]})")
                 break
         return StepInfo(self.process_name(step), ins.span, ins.text, tuple(effects))
 

@@ -26,7 +26,7 @@ PINNED = [
     ("kernel {\n  x = 1;\n", "unbalanced braces: a '}' is missing", 3, 1),
     ("kernel { }\n}", "unbalanced braces: this '}' closes nothing", 2, 1),
     ("kernel {\n  TWAIT(f, 1, ==);\n}", "expected a comparison", 2, 15),
-    ("kernel { TWAIT(f == 1); }", "TWAIT and TTEST take (signal, value, comparison)", 1, 18),
+    ("kernel { TWAIT(f == 1); }", "TNOTIFY, TWAIT and TTEST take (signal, value, op)", 1, 18),
     ("kernel { int if = 1; }", "'if' is a keyword", 1, 14),
     ("kernel { x = €; }", "unexpected character '€'", 1, 14),
     ("kernel { x = 1 ++ ; }", "unexpected ';'", 1, 19),

@@ -30,12 +30,13 @@ def distinguishing_operand(cmp: str, intervals: tuple[tuple[int, int], ...], old
     if not intervals:
         return None
     v = z3.Int("operand")
-    solver = z3.Solver()
+    solver = z3.Optimize()  # the smallest witness, so that reports do not depend on z3's search
     solver.set("timeout", TIMEOUT_MS)
-    solver.set("random_seed", 0)
+    z3.set_param("smt.random_seed", 0)
     solver.add(z3.Or([z3.And(v >= lo, v <= hi) for lo, hi in intervals]))
     solver.add(_holds(cmp, z3.IntVal(old), v))
     solver.add(z3.Not(_holds(cmp, z3.IntVal(new), v)))
+    solver.minimize(v)
     answer = solver.check()
     if answer == z3.sat:
         return solver.model().eval(v, model_completion=True).as_long()

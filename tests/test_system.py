@@ -228,3 +228,17 @@ def test_lost_notification_message_names_writer_and_wait():
     assert "written by TNOTIFY at t.sig:3:24 (rank 0 block 0)" in v.message
     assert "the wait at t.sig:4:12 (EQ 1)" in v.message
     assert v.trace[-1].effects == ("f@1: 1 -> 2", "overwrites the unread value 1 of f@1")
+
+
+def test_solver_gives_the_smallest_witness_and_caches():
+    from checker import solver
+
+    assert solver.as_intervals([5, 1, 2, 3, 7, 6]) == ((1, 3), (5, 7))
+    assert solver.distinguishing_operand("GE", ((0, 10),), 5, 2) == 3
+    assert solver.distinguishing_operand("GE", ((0, 10),), 2, 5) is None
+    assert solver.distinguishing_operand("EQ", ((1, 1), (4, 4)), 4, 1) == 4
+    assert solver.distinguishing_operand("NE", ((7, 7),), 1, 7) == 7
+    assert solver.distinguishing_operand("LT", ((-3, 3),), -2, 0) == -1
+    info = solver.distinguishing_operand.cache_info()
+    solver.distinguishing_operand("GE", ((0, 10),), 5, 2)
+    assert solver.distinguishing_operand.cache_info().hits == info.hits + 1

@@ -64,6 +64,7 @@ class System:
         self._sig_offsets = [s.offset for s in program.signals]
         self.init_values = tuple(s.init for s in program.signals for _ in range(s.size)) * self.R
         self._resume: dict = {}
+        self._signals: dict = {}
         self._evaluated: dict = {}
 
     # ------------------------------------------------------------ naming
@@ -268,6 +269,7 @@ class System:
                                                      f"gives {new}, outside int32", i))
                 return self._replace(state, i, None, sig, unread), tuple(events)
         sig = sig[:pos] + (new,) + sig[pos + 1:]
+        sig = self._signals.setdefault(sig, sig)  # share equal signal vectors between states
         return self._continue(state, i, pc, L, ctx, events, sig, unread | bit)
 
     def _reset(self, state, i, ins, pc, L, ctx, events):
@@ -281,7 +283,9 @@ class System:
                 events.append(("overwrite", ins.span, pos, values[pos], init))
             values[pos] = init
             unread &= ~bit
-        return self._continue(state, i, pc, L, ctx, events, tuple(values), unread)
+        sig = tuple(values)
+        sig = self._signals.setdefault(sig, sig)
+        return self._continue(state, i, pc, L, ctx, events, sig, unread)
 
     def _read(self, state, i, ins, pc, idx, L, ctx, events):
         """One element read of a TWAIT (op WAIT) or TTEST (op TEST)."""

@@ -150,10 +150,10 @@ def _lost_violation(system, ex, record, cmp, operand, wait_span) -> Violation:
     src, step, dst, ev = record
     _, span, pos, old, new = ev
     trace, states = rebuild(system, ex, src, (step, dst))
-    writer = None
-    for k in range(len(states) - 2, 0, -1):
-        if states[k][1][pos] != states[k - 1][1][pos]:
-            writer = trace[k - 1]
+    writer = None  # the last TNOTIFY to pos before the overwrite (the one nobody read)
+    for k in range(len(trace) - 2, -1, -1):
+        if system.written(states[k], _step_of(system, states[k], states[k + 1], trace[k])) == pos:
+            writer = trace[k]
             break
     name = system.position_name(pos)
     who = trace[-1]
@@ -162,6 +162,14 @@ def _lost_violation(system, ex, record, cmp, operand, wait_span) -> Violation:
                f"not read yet; the wait at {wait_span} ({cmp} {operand}) would be satisfied by {old} "
                f"but not by {new}")
     return Violation("lost_notification", message, trace)
+
+
+def _step_of(system, state, after, shown) -> int:
+    """The step from `state` to `after` that the trace shows as `shown`."""
+    for label, nxt, _ in system.successors(state):
+        if nxt == after and system.process_name(label) == shown.process:
+            return label
+    raise AssertionError("a trace step that is not a transition")
 
 
 # ---------------------------------------------------------------- dirty exit

@@ -35,10 +35,13 @@ def text(results: list[Result], out: IO[str], *, quiet: bool = False, timing: bo
             for v in r.violations:
                 expected = " (expected)" if v.property in r.expected else ""
                 out.write(f"  {v.property}{expected}: {v.message}\n")
+                pw = max((len(s.process) for s in v.trace), default=0)
+                lw = max((len(s.location) for s in v.trace), default=0)
+                nw = len(str(len(v.trace)))
                 for s in v.trace:
-                    out.write(f"    {s.step:>3}. {s.process:<16} {s.location:<24} {s.statement}\n")
+                    out.write(f"    {s.step:>{nw}}. {s.process:<{pw}}  {s.location:<{lw}}  {s.statement}\n")
                     for e in s.effects:
-                        out.write(f"         {'':<16} {'':<24}   {e}\n")
+                        out.write(f"    {'':>{nw}}  {'':<{pw}}  {'':<{lw}}    {e}\n")
                 if v.situation:
                     title = "stuck:" if v.property == "deadlock" else "at the end:"
                     out.write(f"    {title}\n")

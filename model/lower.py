@@ -490,9 +490,15 @@ class _Lowering:
         cmp = self.op_name(st.cmp, _CMP_PREFIXES, ir.CMPS, "comparison")
         value = self.rvalue(st.value)
         view = self.view(st.view, single=False)
-        if cmp is None or value is None or view is None:
+        if cmp is None or value is None or view is None or not self.int32_operand(value, st.value):
             return
         self.emit(ir.Instr(ir.WAIT, st.span, self.text(st.span), view, value.fn, cmp, keep=self.scope.keep()))
+
+    def int32_operand(self, value: _Fn, e: S.Expr) -> bool:
+        if value.const is not None and not INT32_MIN <= value.const <= INT32_MAX:
+            self.error(f"comparison value {value.const} does not fit in int32", e.span)
+            return False
+        return True
 
     def stmt_ExprStmt(self, st: S.ExprStmt) -> None:
         self.rvalue(st.expr)  # a TTEST whose result is dropped still reads
@@ -549,8 +555,8 @@ class _Lowering:
             return None
         if single and (len(v.selectors) < len(sig.dims) or any(isinstance(s, S.Slice) for s in v.selectors)):
             self.error(f"TNOTIFY writes one signal element, but this view of '{v.name}' can hold several "
-                       f"(the hardware would write element 0 only): index every dimension of '{v.name}' "
-                       f"({len(sig.dims)}) with a single index", v.span)
+                       f"(the hardware would write element 0 only): index each of the {len(sig.dims)} "
+                       f"dimension(s) of '{v.name}' with a single index", v.span)
             return None
         parts = []  # per dim: ("i", fn, span) or ("s", start, stop, step, span); missing dims are full
         constant = True
@@ -608,7 +614,7 @@ class _Lowering:
             view = self.view(e.view, single=False)
             value = self.expr(value_e, self.scope) if value_e is not None else None
             slot, name = self.temp()
-            if cmp is not None and value is not None and view is not None:
+            if cmp is not None and value is not None and view is not None and self.int32_operand(value, e.value):
                 self.emit(ir.Instr(ir.TEST, e.span, self.text(e.span), view, value.fn, cmp, slot,
                                    keep=self.scope.keep(but=slot)))
             return S.Name(e.span, name)

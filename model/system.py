@@ -292,6 +292,8 @@ class System:
         _, sig, unread, _ = state
         what = "TWAIT" if ins.op == ir.WAIT else "TTEST"
         positions, value = self._own(i, pc, ins, L, ctx, what)
+        if not INT32_MIN <= value <= INT32_MAX:
+            raise ModelError(f"{what} value {value} does not fit in int32", ins.span)
         holds = CMP_FN[ins.c]
         if self.atomic_waits or len(positions) == 1:
             ok = all(holds(sig[pos], value) for pos in positions)
@@ -350,6 +352,21 @@ class System:
             for pos in positions:
                 yield pos, ins.c, value, ins.span
 
+    def written(self, state, step: int) -> int | None:
+        """The position a TNOTIFY step writes, or None for any other step."""
+        if step == BARRIER_STEP or state[0][step] is None:
+            return None
+        pc, _, L = state[0][step]
+        ins = self.code_of(step).instrs[pc]
+        if ins.op != ir.NOTIFY:
+            return None
+        try:
+            rank, offs, _ = self._operands(step, pc, ins, L, self.ctx_of(step, state[3]))
+        except ModelError:
+            return None
+        rank = self.rank_of(step) if rank is None else rank
+        return rank * self.E + ins.a.signal.offset + offs[0]
+
     def describe(self, state, step: int, after) -> StepInfo:
         """What `step` does from `state` (reaching `after`): for counterexample traces."""
         procs, sig, _, launches = state
@@ -374,9 +391,11 @@ class System:
             effects.append(f"starts {self.B} kernel block(s) of rank {step}")
         if ins.op == ir.JOIN:
             effects.append("all kernel blocks returned")
+        written = self.written(state, step)
         for pos, (a, b) in enumerate(zip(sig, after[1])):
-            if a != b:
-                effects.append(f"{self.position_name(pos)}: {a} -> {b}")
+            if a != b or pos == written:
+                same = " (same value)" if a == b else ""
+                effects.append(f"{self.position_name(pos)}: {a} -> {b}{same}")
         for label, nxt, events in self.successors(state):
             if label == step and nxt == after:
                 for ev in events:

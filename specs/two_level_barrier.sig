@@ -17,7 +17,14 @@
 // by rank p; flag: one Set of 1 by block 0 of the own rank), and only waited
 // with GE on exactly that total, so nothing can be lost and no wait of a later
 // phase is satisfied by an earlier phase's writes. A fast block already in the
-// next phase only touches the next phase's cells. Verdict: ok.
+// next phase only touches the next phase's cells.
+//
+// The barrier property itself is checked with a ghost counter: `entered[p]` on
+// rank r counts the phases rank p's block 0 has entered (AtomicAdd 1 on every
+// rank before it arrives); after the barrier of `phase` every block asserts
+// entered[p] >= phase + 1 for every rank p. Verdict: ok. (The original skeleton,
+// with `cross` not indexed by phase, fails this assertion:
+// bug_two_level_cross_reuse.sig.)
 protocol two_level_barrier;
 
 param N = 2;              // ranks
@@ -28,6 +35,7 @@ blocks B;
 signal intra[P];
 signal cross[P][N];
 signal flag[P];
+signal entered[N];        // ghost: phases entered by each rank's block 0
 
 kernel {
     for (int phase = 0; phase < P; phase++) {
@@ -36,6 +44,9 @@ kernel {
             TNOTIFY(intra[phase], 1, AtomicAdd);
             TWAIT(flag[phase], 1, GE);
         } else {
+            for (int p = 0; p < nranks; p++) {
+                TNOTIFY(entered[rank] @ p, 1, AtomicAdd);   // ghost
+            }
             TWAIT(intra[phase], nblocks - 1, GE);
             for (int p = 0; p < nranks; p++) {
                 if (p != rank) {
@@ -48,6 +59,9 @@ kernel {
                 }
             }
             TNOTIFY(flag[phase], 1, Set);
+        }
+        for (int p = 0; p < nranks; p++) {
+            assert(TTEST(entered[p], phase + 1, GE));       // all ranks reached `phase`
         }
     }
 }

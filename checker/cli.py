@@ -10,7 +10,6 @@ import argparse
 import itertools
 import os
 import sys
-import time
 from pathlib import Path
 from typing import IO
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from model import ir
 from model import syntax as S
 from model.errors import ModelError, Span, SpecError, SpecErrors
+from model.expr import Compiled, compile_expr, constant, view_elements
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 MAX_RANKS = 64
@@ -21,7 +22,6 @@ MAX_PROCESSES = 256
 MAX_SIGNAL_ELEMENTS = 65536  # over all ranks
 MAX_DIMS = 5
 MAX_NESTING = 200
-MAX_MAGNITUDE = 2**64
 VERDICTS = ("ok", "deadlock", "lost_notification", "assertion", "overflow", "error", "dirty_exit")
 CHECKS = ("clean_exit",)
 
@@ -35,53 +35,6 @@ def compile_spec(spec: S.Spec, overrides: dict[str, int] | None = None) -> ir.Pr
     """Check a parsed spec and lower it. `overrides` are -D values (checked against params)."""
     return _Lowering(spec, dict(overrides or {})).run()
 
-
-# ---------------------------------------------------------------- C integer semantics
-
-
-def _cdiv(a: int, b: int, span: Span) -> int:
-    if b == 0:
-        raise ModelError("division by zero", span)
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b >= 0) else -q
-
-
-def _cmod(a: int, b: int, span: Span) -> int:
-    if b == 0:
-        raise ModelError("remainder by zero", span)
-    return a - b * _cdiv(a, b, span)
-
-
-def _big(v: int, span: Span) -> int:
-    if -MAX_MAGNITUDE <= v <= MAX_MAGNITUDE:
-        return v
-    raise ModelError("integer value too large (beyond 2^64)", span)
-
-
-def _shift(a: int, b: int, left: bool, span: Span) -> int:
-    if not 0 <= b <= 63:
-        raise ModelError(f"shift count {b} is outside 0..63", span)
-    return _big(a << b, span) if left else a >> b
-
-
-_BINARY = {
-    "+": lambda a, b, s: a + b,
-    "-": lambda a, b, s: a - b,
-    "*": lambda a, b, s: _big(a * b, s),
-    "/": _cdiv,
-    "%": _cmod,
-    "<<": lambda a, b, s: _shift(a, b, True, s),
-    ">>": lambda a, b, s: _shift(a, b, False, s),
-    "&": lambda a, b, s: a & b,
-    "|": lambda a, b, s: a | b,
-    "^": lambda a, b, s: a ^ b,
-    "==": lambda a, b, s: int(a == b),
-    "!=": lambda a, b, s: int(a != b),
-    "<": lambda a, b, s: int(a < b),
-    "<=": lambda a, b, s: int(a <= b),
-    ">": lambda a, b, s: int(a > b),
-    ">=": lambda a, b, s: int(a >= b),
-}
 
 # ---------------------------------------------------------------- scopes
 
@@ -121,18 +74,6 @@ class _Scope:
 
     def keep(self, but: int | None = None) -> tuple[bool, ...]:
         return tuple(i < self.live and i != but for i in range(self.nslots))
-
-
-@dataclass
-class _Fn:
-    """A compiled expression: a closure, and its value when it is a compile-time constant."""
-
-    fn: ir.Fn
-    const: int | None = None
-
-
-def _const(v: int) -> _Fn:
-    return _Fn(lambda L, c, v=v: v, v)
 
 
 class _Lowering:
@@ -455,8 +396,6 @@ class _Lowering:
     def stmt_For(self, st: S.For) -> None:
         self.scope.push()
         self.stmt(st.init)
-        if st.update.name != (st.init.name if isinstance(st.init, S.VarDecl) else st.update.name):
-            pass  # any simple update is accepted, as in C
         self.loop(st.cond, st.body, st.update)
         self.scope.pop()
 
@@ -494,7 +433,7 @@ class _Lowering:
             return
         self.emit(ir.Instr(ir.WAIT, st.span, self.text(st.span), view, value.fn, cmp, keep=self.scope.keep()))
 
-    def int32_operand(self, value: _Fn, e: S.Expr) -> bool:
+    def int32_operand(self, value: Compiled, e: S.Expr) -> bool:
         if value.const is not None and not INT32_MIN <= value.const <= INT32_MAX:
             self.error(f"comparison value {value.const} does not fit in int32", e.span)
             return False
@@ -578,7 +517,7 @@ class _Lowering:
             at = self.rvalue(v.at, hoist=False)
             if at is None:
                 return None
-        elements = _view_fn(sig, parts, at.fn if at else None, self.consts_nr["nranks"], v.span)
+        elements = view_elements(sig, parts, at.fn if at else None, self.consts_nr["nranks"], v.span)
         if constant and at is None:
             try:
                 fixed = elements([], (0, 0, 0))
@@ -589,7 +528,7 @@ class _Lowering:
 
     # ------------------------------------------------------------ expressions
 
-    def rvalue(self, e: S.Expr, hoist: bool = True) -> _Fn | None:
+    def rvalue(self, e: S.Expr, hoist: bool = True) -> Compiled | None:
         """Compile an expression of process code, hoisting TTESTs into TEST instructions."""
         if hoist and _has_test(e):
             e = self.hoist(e)
@@ -683,88 +622,29 @@ class _Lowering:
             known = set(self.consts) | set(self.scope.builtins) | {n for f in self.scope.frames for n in f}
             self.error(f"undeclared name '{name}'{_suggest(name, known)}", span)
 
-    def expr(self, e: S.Expr, scope: _Scope, const_only: bool = False, depth: int = 0) -> _Fn | None:
-        if depth > MAX_NESTING:
-            self.error(f"expression nested more than {MAX_NESTING} deep", e.span)
-            return None
-        if isinstance(e, S.IntLit):
-            return _const(e.value)
-        if isinstance(e, S.Name):
-            if e.id in scope.consts:
-                return _const(scope.consts[e.id])
-            slot = None if const_only else scope.lookup(e.id)
-            if slot is not None:
-                return _Fn(lambda L, c, s=slot: L[s])
-            if not const_only and e.id in scope.builtins:
-                if e.id == "launch_id":
-                    self.uses_launch_id = True
-                k = scope.builtins[e.id]
-                return _Fn(lambda L, c, k=k: c[k])
-            if const_only:
-                if e.id in self.signals:
-                    self.error(f"signal '{e.id}' cannot be used in a constant expression", e.span)
-                else:
-                    self.error(f"'{e.id}' is not a param or an earlier const{_suggest(e.id, scope.consts)}", e.span)
-            else:
-                self.name_error(e.id, e.span)
-            return None
-        if isinstance(e, S.Test):
-            self.error("TTEST cannot be used here (only in process code)", e.span)
-            return None
-        if isinstance(e, S.UnOp):
-            a = self.expr(e.operand, scope, const_only, depth + 1)
-            if a is None:
-                return None
-            f = a.fn
-            if e.op == "+":
-                return a
-            if e.op == "-":
-                fn = lambda L, c: -f(L, c)  # noqa: E731
-            elif e.op == "!":
-                fn = lambda L, c: int(not f(L, c))  # noqa: E731
-            else:
-                fn = lambda L, c: ~f(L, c)  # noqa: E731
-            return self.fold(fn, a.const is not None)
-        if isinstance(e, S.BinOp):
-            a = self.expr(e.left, scope, const_only, depth + 1)
-            b = self.expr(e.right, scope, const_only, depth + 1)
-            if a is None or b is None:
-                return None
-            fa, fb, span = a.fn, b.fn, e.span
-            if e.op == "&&":
-                fn = lambda L, c: int(bool(fa(L, c)) and bool(fb(L, c)))  # noqa: E731
-            elif e.op == "||":
-                fn = lambda L, c: int(bool(fa(L, c)) or bool(fb(L, c)))  # noqa: E731
-            else:
-                op = _BINARY[e.op]
-                fn = lambda L, c: op(fa(L, c), fb(L, c), span)  # noqa: E731
-            return self.fold(fn, a.const is not None and b.const is not None)
-        if isinstance(e, S.Cond):
-            t = self.expr(e.test, scope, const_only, depth + 1)
-            a = self.expr(e.then, scope, const_only, depth + 1)
-            b = self.expr(e.orelse, scope, const_only, depth + 1)
-            if t is None or a is None or b is None:
-                return None
-            ft, fa, fb = t.fn, a.fn, b.fn
-            fn = lambda L, c: fa(L, c) if ft(L, c) else fb(L, c)  # noqa: E731
-            return self.fold(fn, t.const is not None and a.const is not None and b.const is not None)
-        if isinstance(e, S.MinMax):
-            a = self.expr(e.left, scope, const_only, depth + 1)
-            b = self.expr(e.right, scope, const_only, depth + 1)
-            if a is None or b is None:
-                return None
-            fa, fb, pick = a.fn, b.fn, (min if e.fn == "min" else max)
-            fn = lambda L, c: pick(fa(L, c), fb(L, c))  # noqa: E731
-            return self.fold(fn, a.const is not None and b.const is not None)
-        raise AssertionError(f"unknown expression node {e!r}")
+    def expr(self, e: S.Expr, scope: _Scope, const_only: bool = False) -> Compiled | None:
+        """Compile an expression; names resolve to consts, then (in process code) locals and built-ins."""
 
-    def fold(self, fn: ir.Fn, constant: bool) -> _Fn | None:
-        if not constant:
-            return _Fn(fn)
-        try:
-            return _const(fn([], (0, 0, 0)))
-        except ModelError:
-            return _Fn(fn)  # reported when (and if) a process evaluates it
+        def resolve(n: S.Name) -> Compiled | None:
+            if n.id in scope.consts:
+                return constant(scope.consts[n.id])
+            slot = None if const_only else scope.lookup(n.id)
+            if slot is not None:
+                return Compiled(lambda L, c, s=slot: L[s])
+            if not const_only and n.id in scope.builtins:
+                if n.id == "launch_id":
+                    self.uses_launch_id = True
+                k = scope.builtins[n.id]
+                return Compiled(lambda L, c, k=k: c[k])
+            if not const_only:
+                self.name_error(n.id, n.span)
+            elif n.id in self.signals:
+                self.error(f"signal '{n.id}' cannot be used in a constant expression", n.span)
+            else:
+                self.error(f"'{n.id}' is not a param or an earlier const{_suggest(n.id, scope.consts)}", n.span)
+            return None
+
+        return compile_expr(e, resolve, self.error, MAX_NESTING)
 
 
 # ---------------------------------------------------------------- helpers
@@ -792,51 +672,3 @@ def _has_test(e: S.Expr | None) -> bool:
 def _suggest(name: str, choices) -> str:
     close = difflib.get_close_matches(name, sorted(choices), n=1)
     return f" (did you mean '{close[0]}'?)" if close else ""
-
-
-def _view_fn(sig: ir.SignalInfo, parts, at, nranks: int, span: Span):
-    """Build `elements(L, ctx) -> (rank or None, flat offsets)` for a view of `sig`."""
-    dims = sig.dims
-    strides = []
-    acc = 1
-    for d in reversed(dims):
-        strides.append(acc)
-        acc *= d
-    strides.reverse()
-
-    def elements(L, c):
-        ranges = []
-        for k, d in enumerate(dims):
-            if k >= len(parts):
-                ranges.append(range(d))
-                continue
-            p = parts[k]
-            if p[0] == "i":
-                i = p[1](L, c)
-                if not 0 <= i < d:
-                    raise ModelError(f"index {i} is out of bounds for dimension {k} of '{sig.name}' (size {d})", p[2])
-                ranges.append((i,))
-            else:
-                start = p[1](L, c) if p[1] else 0
-                stop = p[2](L, c) if p[2] else d
-                step = p[3](L, c) if p[3] else 1
-                if step < 1:
-                    raise ModelError(f"slice step {step} must be at least 1", p[4])
-                if not (0 <= start <= d and 0 <= stop <= d):
-                    raise ModelError(f"slice {start}:{stop} is out of bounds for dimension {k} of '{sig.name}' "
-                                     f"(size {d})", p[4])
-                r = range(start, stop, step)
-                if len(r) == 0:
-                    raise ModelError(f"slice {start}:{stop} of '{sig.name}' is empty", p[4])
-                ranges.append(r)
-        flats = [0]
-        for r, s in zip(ranges, strides):
-            flats = [f + i * s for f in flats for i in r]
-        rank = None
-        if at is not None:
-            rank = at(L, c)
-            if not 0 <= rank < nranks:
-                raise ModelError(f"rank {rank} is out of range (the spec has {nranks} ranks)", span)
-        return rank, tuple(flats)
-
-    return elements

@@ -155,3 +155,18 @@ def test_help_documents_exit_codes(capsys):
     assert code == 0
     out = capsys.readouterr().out
     assert "exit status:" in out and "3  inconclusive" in out
+
+
+def test_whole_specs_folder_is_byte_identical_across_hash_seeds():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    outs = {}
+    for seed in ("0", "4242"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        proc = subprocess.run([sys.executable, "-m", "checker", "check", "specs", "tests/regressions", "--no-timing",
+                               "--format", "json"], capture_output=True, text=True, env=env, cwd=root)
+        assert proc.returncode == 0, proc.stderr
+        outs[seed] = proc.stdout
+    assert outs["0"] == outs["4242"]
+    assert len(json.loads(outs["0"])["results"]) >= 17

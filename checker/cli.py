@@ -42,6 +42,7 @@ def _parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     c.add_argument("paths", nargs="+", metavar="PATH")
     _common(c)
+    c.add_argument("--max-states", type=int, default=None, metavar="N", help="stop (inconclusive) after N states")
     c.add_argument("--sweep", action="append", default=[], metavar="NAME=LO..HI",
                    help="check every value of a param in the range (repeatable: all combinations)")
     c.add_argument("--format", choices=("text", "json"), default="text")
@@ -59,6 +60,8 @@ def _parser() -> argparse.ArgumentParser:
     g = sub.add_parser("graph", help="export the state graph of a small spec (DOT or GraphML)")
     g.add_argument("paths", nargs=1, metavar="SPEC")
     _common(g)
+    g.add_argument("--max-states", type=int, default=None, metavar="N",
+                   help="refuse (exit 2) when the graph has more states (default 5000)")
     g.add_argument("--format", choices=("dot", "graphml"), default="dot")
     g.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     return p
@@ -67,7 +70,6 @@ def _parser() -> argparse.ArgumentParser:
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("-D", action="append", default=[], dest="defines", metavar="NAME=VALUE",
                    help="override a param (repeatable)")
-    p.add_argument("--max-states", type=int, default=None, metavar="N", help="stop (inconclusive) after N states")
 
 
 def _int(text: str, what: str) -> int:
@@ -188,30 +190,42 @@ def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
     for path in spec_files(args.paths):
         name = path.as_posix()
         try:
-            source = read_spec(path)
-            spec = parse(source, name)
-            names = [n for n, _ in sweeps]
-            for values in itertools.product(*(v for _, v in sweeps)):
-                program = compile_spec(spec, {**defines, **dict(zip(names, values))})
-                results.append(check_program(program, name, options, progress))
-                progress.done()
+            spec = parse(read_spec(path), name)
         except SpecErrors as e:
+            _report_error(e, errors, stderr)
+            continue
+        names = [n for n, _ in sweeps]
+        for values in itertools.product(*(v for _, v in sweeps)):
+            try:  # one bad param value does not stop the rest of a sweep
+                program = compile_spec(spec, {**defines, **dict(zip(names, values))})
+            except SpecErrors as e:
+                _report_error(e, errors, stderr)
+                continue
+            results.append(check_program(program, name, options, progress))
             progress.done()
-            rendered = e.render()
-            errors.append(rendered)
-            stderr.write(rendered + "\n")
-    timing = not args.no_timing
-    if args.format == "json":
-        write_json(results, errors, stdout, timing=timing)
-    else:
-        text(results, stdout, quiet=args.quiet, timing=timing)
     if errors:
-        return EXIT_ERROR
-    if any(r.status == "fail" for r in results):
-        return EXIT_FAIL
-    if any(r.status == "inconclusive" for r in results):
-        return EXIT_INCONCLUSIVE
-    return EXIT_OK
+        code = EXIT_ERROR
+    elif any(r.status == "fail" for r in results):
+        code = EXIT_FAIL
+    elif any(r.status == "inconclusive" for r in results):
+        code = EXIT_INCONCLUSIVE
+    else:
+        code = EXIT_OK
+    timing = not args.no_timing
+    try:
+        if args.format == "json":
+            write_json(results, errors, stdout, timing=timing)
+        else:
+            text(results, stdout, quiet=args.quiet, timing=timing)
+    except BrokenPipeError:  # e.g. `sigproof check ... | head`: the exit status still tells
+        pass
+    return code
+
+
+def _report_error(e: SpecErrors, errors: list[str], stderr: IO[str]) -> None:
+    rendered = e.render()
+    errors.append(rendered)
+    stderr.write(rendered + "\n")
 
 
 def _graph(args, stdout: IO[str], stderr: IO[str]) -> int:
@@ -240,10 +254,10 @@ def main() -> None:
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
     try:
         code = run(sys.argv[1:], sys.stdout, sys.stderr)
-        sys.stdout.flush()
     except KeyboardInterrupt:
         code = EXIT_INCONCLUSIVE
-    except BrokenPipeError:  # e.g. `sigproof check ... | head`
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away; keep the exit status
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        code = EXIT_OK
     sys.exit(code)

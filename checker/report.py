@@ -64,9 +64,8 @@ def write_json(results: list[Result], errors: list[str], out: IO[str], *, timing
 
 
 def _result(r: Result, timing: bool) -> dict:
-    stats = {"states": r.stats.states, "transitions": r.stats.transitions}
-    if timing:
-        stats["seconds"] = round(r.stats.seconds, 3)
+    stats = {"states": r.stats.states, "transitions": r.stats.transitions,
+             "seconds": round(r.stats.seconds, 3) if timing else None}
     doc = {
         "spec": r.spec,
         "params": dict(r.params),

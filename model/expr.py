@@ -1,7 +1,7 @@
 """Expressions of process code and constants, compiled to closures `fn(locals, ctx)` with C
 integer semantics (truncating division, remainder with the dividend's sign), and signal views
 compiled to `elements(locals, ctx) -> (rank or None, flat offsets)`. Run-time faults raise
-ModelError. Locals are mathematical integers, bounded by 2^64 in magnitude after `*` and `<<`.
+ModelError. Locals are mathematical integers, bounded by 2^64 in magnitude after `+`, `-`, `*` and `<<`.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def _cmod(a: int, b: int, span: Span) -> int:
     return a - b * _cdiv(a, b, span)
 
 
-def _big(v: int, span: Span) -> int:
+def big(v: int, span: Span) -> int:
     if -MAX_MAGNITUDE <= v <= MAX_MAGNITUDE:
         return v
     raise ModelError("integer value too large (beyond 2^64)", span)
@@ -36,13 +36,13 @@ def _big(v: int, span: Span) -> int:
 def _shift(a: int, b: int, left: bool, span: Span) -> int:
     if not 0 <= b <= 63:
         raise ModelError(f"shift count {b} is outside 0..63", span)
-    return _big(a << b, span) if left else a >> b
+    return big(a << b, span) if left else a >> b
 
 
 _BINARY = {
-    "+": lambda a, b, s: a + b,
-    "-": lambda a, b, s: a - b,
-    "*": lambda a, b, s: _big(a * b, s),
+    "+": lambda a, b, s: big(a + b, s),
+    "-": lambda a, b, s: big(a - b, s),
+    "*": lambda a, b, s: big(a * b, s),
     "/": _cdiv,
     "%": _cmod,
     "<<": lambda a, b, s: _shift(a, b, True, s),
@@ -82,7 +82,7 @@ def compile_expr(e: S.Expr, resolve, error, max_depth: int, depth: int = 0) -> C
     if isinstance(e, S.Name):
         return resolve(e)
     if isinstance(e, S.Test):
-        error("TTEST cannot be used here (only in process code)", e.span)
+        error("TTEST cannot be used here (not in a constant, a signal index or an '@' rank)", e.span)
         return None
     if isinstance(e, S.UnOp):
         a = compile_expr(e.operand, resolve, error, max_depth, depth + 1)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from model import ir
 from model import syntax as S
 from model.errors import ModelError, Span, SpecError, SpecErrors
-from model.expr import Compiled, compile_expr, constant, view_elements
+from model.expr import Compiled, big, compile_expr, constant, view_elements
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 MAX_RANKS = 64
@@ -119,7 +119,8 @@ class _Lowering:
         for name in self.overrides:
             if name not in param_names:
                 hint = _suggest(name, param_names)
-                self.errors.append(SpecError(f"-D {name}: the spec declares no param '{name}'{hint}", None, self.file))
+                self.errors.append(SpecError(f"{name}={self.overrides[name]} (from -D or --sweep): the spec declares no "
+                                             f"param '{name}'{hint}", None, self.file))
         # params, consts, ranks, blocks, signals, in source order of dependency:
         # consts may only use params and earlier consts.
         values: list[tuple[str, int]] = []
@@ -253,6 +254,7 @@ class _Lowering:
         if not kernel:
             self.scope.consts.pop("nblocks", None)
         self.kernel = kernel
+        self.bools: set[int] = set()  # slots declared bool (values kept 0 or 1, as in C)
         self.code: list[ir.Instr | None] = []
         self.loops: list[tuple[list[int], list[int]]] = []  # (break jumps, continue jumps)
         self.depth = 0
@@ -317,8 +319,15 @@ class _Lowering:
         value = self.rvalue(st.init)
         if self.declarable(st.name, st.span):
             slot = self.scope.declare(st.name)
+            if st.type == "bool":
+                self.bools.add(slot)
+            else:
+                self.bools.discard(slot)
             if value is not None:
-                self.emit(ir.Instr(ir.ASSIGN, st.span, self.text(st.span), slot, value.fn))
+                fn = value.fn
+                if st.type == "bool":
+                    fn = lambda L, c, f=fn: int(bool(f(L, c)))  # noqa: E731
+                self.emit(ir.Instr(ir.ASSIGN, st.span, self.text(st.span), slot, fn))
 
     def declarable(self, name: str, span: Span) -> bool:
         if name in self.scope.builtins or name in ("nranks", "nblocks", "block", "launch_id"):
@@ -343,9 +352,11 @@ class _Lowering:
             return
         fn = value.fn
         if st.op == "+=":
-            fn = lambda L, c, f=fn, s=slot: L[s] + f(L, c)  # noqa: E731
+            fn = lambda L, c, f=fn, s=slot, sp=st.span: big(L[s] + f(L, c), sp)  # noqa: E731
         elif st.op == "-=":
-            fn = lambda L, c, f=fn, s=slot: L[s] - f(L, c)  # noqa: E731
+            fn = lambda L, c, f=fn, s=slot, sp=st.span: big(L[s] - f(L, c), sp)  # noqa: E731
+        if slot in self.bools:
+            fn = lambda L, c, f=fn: int(bool(f(L, c)))  # noqa: E731
         self.emit(ir.Instr(ir.ASSIGN, st.span, self.text(st.span), slot, fn))
 
     def stmt_If(self, st: S.If) -> None:
@@ -420,8 +431,8 @@ class _Lowering:
         view = self.view(st.ref, single=True)
         if op is None or value is None or view is None:
             return
-        if op == ir.SET and value.const is not None and not INT32_MIN <= value.const <= INT32_MAX:
-            self.error(f"Set value {value.const} does not fit in int32", st.value.span)
+        if value.const is not None and not INT32_MIN <= value.const <= INT32_MAX:
+            self.error(f"{op} value {value.const} does not fit in int32", st.value.span)
             return
         self.emit(ir.Instr(ir.NOTIFY, st.span, self.text(st.span), view, value.fn, op, keep=self.scope.keep()))
 

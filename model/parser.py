@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from importlib import resources
 
@@ -21,7 +22,6 @@ FRIENDLY: dict[str, list[str]] = {
         "kernel { TNOTIFY(f, 1, Set) }",
         "kernel { TWAIT(f, 1, EQ) }",
         "kernel { launch }",
-        "ranks 2 signal f;",
         "kernel { x++ }",
         "kernel { return }",
         "kernel { break }",
@@ -31,6 +31,7 @@ FRIENDLY: dict[str, list[str]] = {
         "signal f[2] kernel {}",
         "signal f = 0 kernel {}",
         "protocol p ranks 1;",
+        "ranks 2 signal f;",
     ],
     "unbalanced braces: a '}' is missing before the end of the file": [
         "kernel { x = 1;",
@@ -97,29 +98,53 @@ def parse(text: str, file: str) -> S.Spec:
     return S.Spec(file, text, tuple(decls))
 
 
+_MISSING_SEMI_STMT = "missing ';' at the end of the statement"
+_MISSING_SEMI_DECL = "missing ';' after the declaration"
+_CMP_TOKENS = {"==", "!=", "<", "<=", ">", ">=", "=", "!"}  # the lexer may split "=="
+# A label only applies when the offending token fits it (LALR merges states, so a state
+# match alone can pick a label for a different mistake).
+_LABEL_TOKENS = {
+    "unbalanced braces: this '}' closes nothing": {"}"},
+    "expected a comparison (EQ, NE, GT, GE, LT, LE), not an operator: write TWAIT(sig, value, EQ)": _CMP_TOKENS,
+    "TNOTIFY, TWAIT and TTEST take (signal, value, op): write TWAIT(sig, 1, EQ), not TWAIT(sig == 1)": _CMP_TOKENS,
+}
+
+
 def _syntax_error(e: UnexpectedInput, text: str, file: str) -> SpecError:
     line = getattr(e, "line", None)
     col = getattr(e, "column", None)
-    if isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):
+    at_end = isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END")
+    if at_end:
         line, col = text.count("\n") + 1, len(text) - text.rfind("\n")
     if not isinstance(line, int) or line < 1:
         line, col = 1, 1
     span = Span(file, line, col, line, col + 1)
-    label = None
     if isinstance(e, UnexpectedCharacters):
         return SpecError(_generic_message(e), span)
     try:
         label = e.match_examples(_parser().parse, _examples(), use_accepts=True)
     except Exception:  # noqa: BLE001 - a failed match only means "no friendly message"
         label = None
-    at_end = isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END")
+    token = e.token.value if isinstance(e, UnexpectedToken) and not at_end else None
+    if label in _LABEL_TOKENS and token not in _LABEL_TOKENS[label]:
+        label = None
+    if not label and isinstance(e, UnexpectedToken) and "SEMICOLON" in e.expected and (
+            token in _KEYWORDS or token == "}"):
+        label = _MISSING_SEMI_STMT
     if not label and at_end and _open_braces(text) > 0:
         label = "unbalanced braces: a '}' is missing before the end of the file"
+    if label in (_MISSING_SEMI_STMT, _MISSING_SEMI_DECL):
+        span = _after_previous_token(e, file) or span
+        inside = _open_braces(_text_before(text, span.line, span.col)) > 0
+        label = _MISSING_SEMI_STMT if inside else _MISSING_SEMI_DECL
     if label:
-        if label.startswith("missing ';'"):
-            span = _after_previous_token(e, file) or span
         return SpecError(label, span)
     return SpecError(_generic_message(e), span)
+
+
+def _text_before(text: str, line: int, col: int) -> str:
+    lines = text.split("\n")
+    return "\n".join(lines[: line - 1] + [lines[line - 1][: col - 1] if line <= len(lines) else ""])
 
 
 @cache
@@ -130,8 +155,6 @@ def _examples() -> dict[str, list[str]]:
 
 def _open_braces(text: str) -> int:
     """How many '{' are still open at the end of the text (comments ignored)."""
-    import re
-
     code = re.sub(r"//[^\n]*|/\*(.|\n)*?\*/", "", text)
     return code.count("{") - code.count("}")
 

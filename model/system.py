@@ -380,6 +380,8 @@ class System:
         if ins.op in (ir.WAIT, ir.TEST):
             try:
                 positions, value = self._own(step, pc, ins, L, ctx, "")
+                if not INT32_MIN <= value <= INT32_MAX:
+                    raise ModelError("", ins.span)  # the step is the int32 error, not a read
                 sel = positions if (self.atomic_waits or len(positions) == 1) else [positions[idx]]
                 for pos in sel:
                     v = sig[pos]

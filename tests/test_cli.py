@@ -170,3 +170,17 @@ def test_whole_specs_folder_is_byte_identical_across_hash_seeds():
         outs[seed] = proc.stdout
     assert outs["0"] == outs["4242"]
     assert len(json.loads(outs["0"])["results"]) >= 17
+
+
+def test_a_bad_sweep_value_does_not_stop_the_others(spec):
+    code, out, err = sigproof("check", spec("param N = 2;\nranks 1;\nblocks N;\nkernel {}\n"), "--sweep", "N=0..2",
+                              "-q")
+    assert code == 2 and "blocks must be at least 1, not 0" in err
+    assert "[N=1]: PASS" in out and "[N=2]: PASS" in out
+
+
+def test_broken_pipe_keeps_the_exit_status(spec):
+    p = spec(DEAD)
+    proc = subprocess.run(["bash", "-o", "pipefail", "-c", f"{sys.executable} -m checker check {p} | head -c 1"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr

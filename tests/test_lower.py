@@ -73,7 +73,7 @@ def test_all_errors_are_collected_in_source_order():
 def test_unknown_define_is_an_error_naming_the_file():
     with pytest.raises(SpecErrors) as info:
         compile_spec(parse("param N = 2; ranks N; kernel {}", "s.sig"), {"M": 3})
-    assert info.value.render() == "s.sig: error: -D M: the spec declares no param 'M'"
+    assert info.value.render() == "s.sig: error: M=3 (from -D or --sweep): the spec declares no param 'M'"
 
 
 def test_params_consts_and_overrides():
@@ -114,3 +114,15 @@ def test_launch_id_use_is_tracked():
 def test_statement_text_has_no_semicolon():
     p = program("ranks 1; signal f; kernel { TNOTIFY(f, 1, Set); }")
     assert p.kernel.instrs[0].text == "TNOTIFY(f, 1, Set)"
+
+
+def test_bool_locals_hold_0_or_1_and_big_sums_are_errors():
+    from helpers import violated
+
+    assert violated("ranks 1; kernel { bool b = 5; assert(b == 1); b = 7; assert(b == 1); }") == set()
+    assert violated("ranks 1; kernel { int y = 1 << 63; y = y + y + y; }") == {"error"}
+
+
+def test_constant_atomic_add_out_of_int32_is_a_spec_error():
+    assert errors("ranks 1; signal f; kernel { TNOTIFY(f, 4294967296, AtomicAdd); }")[0][0] == \
+        "AtomicAdd value 4294967296 does not fit in int32"

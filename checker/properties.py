@@ -40,9 +40,8 @@ def judge(system, ex: Exploration, log: EventLog, clean_exit: bool) -> tuple[lis
     """Every violated property with its counterexample, and a reason if a question stayed open."""
     violations = []
     open_question = None
-    for ev in ex.initial_events:
-        if ev[0] not in log.first:
-            log.first[ev[0]] = (-1, 0, 0, ev)
+    for ev in reversed(ex.initial_events):  # the initial state's events have the shortest (empty) traces
+        log.first[ev[0]] = (-1, 0, 0, ev)
     for prop in ("assertion", "overflow", "error"):
         if prop in log.first:
             violations.append(_event_violation(system, ex, prop, log.first[prop]))

@@ -38,6 +38,8 @@ def text(results: list[Result], out: IO[str], *, quiet: bool = False, timing: bo
                 pw = max((len(s.process) for s in v.trace), default=0)
                 lw = max((len(s.location) for s in v.trace), default=0)
                 nw = len(str(len(v.trace)))
+                if not v.trace:
+                    out.write("    (in the initial state, before any step)\n")
                 for s in v.trace:
                     out.write(f"    {s.step:>{nw}}. {s.process:<{pw}}  {s.location:<{lw}}  {s.statement}\n")
                     for e in s.effects:

@@ -1,12 +1,14 @@
 """Hypothesis strategies for small random `.sig` protocols (differential tests).
 
 `specs()` draws the text of a well-formed spec that parses and compiles: 1-3 ranks, 1-2
-blocks, 1-2 small signals (sometimes scalar or 2-D), an optional host with launches, resets
-and host barriers, and a short kernel of TNOTIFY / TWAIT / TTEST in branches and bounded
-loops. Values are small so that EQ waits are sometimes unsatisfiable, AtomicAdd of
-2147483647 can overflow, and now and then an index, a remote TWAIT or an assert goes wrong:
-every verdict is reachable. The size budget keeps the state space at a few thousand states
-at most (rarely more; the tests skip what is too big).
+blocks, 1-2 small signals (sometimes scalar or 2-D), an optional host with 1-2 launches,
+resets and host barriers, and a short kernel of TNOTIFY / TWAIT / TTEST (single elements,
+slices, whole tensors) in rank and block branches, small `for` loops, TTEST polling loops
+(bounded, and now and then unbounded), asserts and early returns. Values are small so that
+EQ waits are sometimes unsatisfiable and Sets overwrite unread values; AtomicAdd of
+2147483647 can overflow; now and then an index, a remote TWAIT, an assert or a local spin
+loop goes wrong: every verdict is reachable. The size budget keeps most state spaces at a
+few hundred states (rarely more than a few thousand; the tests skip those).
 """
 
 from __future__ import annotations
@@ -52,11 +54,11 @@ def _rare(draw, n: int) -> bool:
 
 def _index(draw, ctx: Ctx, size: int) -> str:
     """An index expression for a dimension of `size`: mostly in bounds, rarely not."""
-    options = [str(k) for k in range(size)] + [f"rank % {size}", f"(rank + 1) % {size}"]
-    if ctx.kernel:
-        options += [f"block % {size}"] + [f"{v} % {size}" for v in ctx.loop_vars]
     if _rare(draw, 80):
         return str(size)  # out of bounds: an `error` when executed
+    options = ["0", "0", "0"] + [str(k) for k in range(1, size)] + [f"rank % {size}", f"(rank + 1) % {size}"]
+    if ctx.kernel:
+        options += [f"block % {size}"] + [f"{v} % {size}" for v in ctx.loop_vars]
     return draw(st.sampled_from(options))
 
 
@@ -89,11 +91,12 @@ def _target(draw) -> str:
 
 def _notify(draw, ctx: Ctx) -> str:
     sig = draw(st.sampled_from(ctx.sigs))
-    op = draw(st.sampled_from(("Set", "AtomicAdd", "NotifyOp::AtomicAdd", "comm::NotifyOp::Set")))
+    op = draw(st.sampled_from(("Set", "Set", "comm::NotifyOp::Set", "AtomicAdd", "NotifyOp::AtomicAdd")))
     if op.endswith("Set"):
-        value = str(draw(st.integers(0, 3)))
+        values = ["1", "1", "2", "0", "3", "rank + 1"] + ["launch_id + 1"] * 2 * ctx.uses_launch_id
+        value = draw(st.sampled_from(values))
     else:
-        value = draw(st.sampled_from(("1", "1", "2", "-1", str(INT32_MAX))))
+        value = draw(st.sampled_from(("1", "1", "1", "2", "2", "-1", "-1", "1", "1", str(INT32_MAX))))
     return f"TNOTIFY({_ref(draw, ctx, sig)}{_target(draw)}, {value}, {op});"
 
 
@@ -102,8 +105,11 @@ def _wait_args(draw, ctx: Ctx) -> str:
     view = _view(draw, ctx, sig)
     if _rare(draw, 60):
         view += " @ (rank + 1) % nranks"  # remote wait: an `error` when executed (unless 1 rank)
-    value = draw(st.sampled_from(("0", "1", "1", "2", "3", "nblocks", "nranks")))
-    cmp = draw(st.sampled_from(CMPS + ("GE", "EQ")))
+    values = ["1", "1", "1", "0", "2", "3", "nblocks", "nranks", "rank + 1", "2 * block + 1"]
+    if ctx.uses_launch_id:
+        values += ["launch_id + 1"] * 3  # epoch counters
+    value = draw(st.sampled_from(values))
+    cmp = draw(st.sampled_from(("GE", "GE", "GE", "EQ", "EQ") + CMPS))
     if draw(st.integers(0, 5)) == 0:
         cmp = "WaitCmp::" + cmp
     return f"{view}, {value}, {cmp}"
@@ -128,7 +134,7 @@ def _assert(draw, ctx: Ctx) -> str:
 
 
 def _stmt(draw, ctx: Ctx, indent: str) -> str:
-    kinds = ["notify", "notify", "notify", "wait", "wait", "wait", "assert", "local", "pipe"]
+    kinds = ["notify"] * 5 + ["wait"] * 3 + ["assert", "local", "pipe"]
     if ctx.depth < 3:
         kinds += ["ttest_if"]
     if ctx.depth < 2 and ctx.budget >= 2:
@@ -186,6 +192,8 @@ def _stmt(draw, ctx: Ctx, indent: str) -> str:
             args = _wait_args(draw, ctx)
             return (f"{indent}for (int {var} = 0; {var} < {n}; {var}++) {{\n"
                     f"{inner}if (TTEST({args})) break;\n{indent}}}")
+        if _rare(draw, 10):
+            return f"{indent}if ({_cond(draw, ctx)}) {{ while (true) {{ }} }}"  # spins with no signal operation
         # poll_while: spins until the test holds (a livelock if it never can)
         return f"{indent}while (!TTEST({_wait_args(draw, ctx)})) {{ }}"
     finally:
@@ -226,7 +234,7 @@ def _host(draw, sigs: list[Sig]) -> str | None:
 
 
 @st.composite
-def specs(draw, max_visible: int = 5) -> str:
+def specs(draw, max_visible: int = 8) -> str:
     """The text of a small well-formed spec. `max_visible` bounds the kernel's statements;
     it shrinks as the number of kernel processes grows, to keep the state space small."""
     nranks = draw(st.integers(1, 3))
@@ -236,10 +244,10 @@ def specs(draw, max_visible: int = 5) -> str:
         nblocks = 1
         nprocs = nranks
     sigs = []
-    for k in range(draw(st.integers(1, 2))):
+    for k in range(draw(st.sampled_from((1, 1, 2)))):
         shape = draw(st.sampled_from(("1d", "1d", "1d", "2d", "scalar")))
         if shape == "1d":
-            dims = (draw(st.integers(1, 3)),)
+            dims = (draw(st.sampled_from((1, 2, 2, 3))),)
         elif shape == "2d":
             dims = (draw(st.integers(1, 2)), draw(st.integers(1, 2)))
         else:
@@ -250,7 +258,9 @@ def specs(draw, max_visible: int = 5) -> str:
     launches = 1 if host is None else host.count("launch;")
     budget = max(1, max_visible - (nprocs - 1) - (launches - 1))
     ctx = Ctx(sigs=sigs, budget=budget, uses_launch_id=launches > 1 and draw(st.booleans()))
-    body = _body(draw, ctx, "    ", 1, budget)
+    first = ("    " + _notify(draw, ctx) + "\n") if draw(st.booleans()) else ""
+    ctx.budget -= bool(first)
+    body = first + _body(draw, ctx, "    ", 1, max(1, ctx.budget))
 
     lines = []
     if draw(st.booleans()):

@@ -4,7 +4,7 @@ For every generated spec (tests/strategies.py), with hardware and with atomic te
 the same reachable state set and transition count, the same violated properties for BFS
 and DFS, BFS counterexamples of the shortest length, and every reported trace replays step
 by step on the transition system to a state (or step) that really violates its property.
-The `deep` variants run many more and larger examples: `pytest -m deep`. Hand-written
+tests/deep/ runs many more and larger examples: `pytest -m deep`. Hand-written
 specs pin the reference itself to known verdicts and cover orderings that random specs
 rarely reach; disagreements found so far are regression tests at the end.
 """
@@ -111,20 +111,6 @@ def test_checker_agrees_with_reference(text):
 @given(specs())
 def test_atomic_tensor_waits_agree_with_reference(text):
     agree(text, atomic_waits=True)
-
-
-@pytest.mark.deep
-@DEEP
-@given(specs(max_visible=10))
-def test_deep_checker_agrees_with_reference(text):
-    agree(text, max_states=20_000)
-
-
-@pytest.mark.deep
-@DEEP
-@given(specs(max_visible=10))
-def test_deep_atomic_tensor_waits_agree_with_reference(text):
-    agree(text, atomic_waits=True, max_states=20_000)
 
 
 # ---------------------------------------------------------------- the reference itself, on known verdicts

@@ -1,0 +1,20 @@
+"""Thousands of larger random protocols against the reference (run with `pytest -m deep`)."""
+
+import pytest
+from hypothesis import given
+from strategies import specs
+from test_differential import DEEP, agree
+
+
+@pytest.mark.deep
+@DEEP
+@given(specs(max_visible=10))
+def test_deep_checker_agrees_with_reference(text):
+    agree(text, max_states=20_000)
+
+
+@pytest.mark.deep
+@DEEP
+@given(specs(max_visible=10))
+def test_deep_atomic_tensor_waits_agree_with_reference(text):
+    agree(text, atomic_waits=True, max_states=20_000)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from checker.explore import explore
@@ -22,12 +23,14 @@ class Options:
 
 
 def check_program(program: Program, spec: str, options: Options, progress=None) -> Result:
+    """Explore and judge; `stats.seconds` covers both."""
+    start = time.monotonic()
     system = System(program, atomic_waits=options.atomic_waits)
     log = EventLog()
     ex = explore(system, order=options.order, max_states=options.max_states, timeout=options.timeout,
                  max_memory=options.max_memory, observe=log, progress=progress)
     violations, open_question = judge(system, ex, log, program.clean_exit or options.clean_exit)
     stop = ex.stop.detail if ex.stop else open_question
-    stats = Stats(len(ex.states), ex.transitions, ex.seconds, ex.peak_bytes / 2**20)
+    stats = Stats(len(ex.states), ex.transitions, time.monotonic() - start, ex.peak_bytes / 2**20)
     return Result(spec=spec, params=dict(program.params), violations=violations, expected=program.expects,
                   stats=stats, stop=stop)

@@ -71,11 +71,11 @@ def _event_violation(system, ex, prop, record) -> Violation:
 # ---------------------------------------------------------------- deadlock
 
 
-def _graph(ex: Exploration) -> csr_matrix:
-    n = len(ex.states)
-    src = np.frombuffer(ex.src, dtype=np.int64) if len(ex.src) else np.zeros(0, dtype=np.int64)
-    dst = np.frombuffer(ex.dst, dtype=np.int64) if len(ex.dst) else np.zeros(0, dtype=np.int64)
-    return csr_matrix((np.ones(len(src), dtype=np.int8), (src, dst)), shape=(n, n))
+def _edges(ex: Exploration) -> tuple[np.ndarray, np.ndarray]:
+    def as_array(a):
+        return np.frombuffer(a, dtype=np.int64) if len(a) else np.zeros(0, dtype=np.int64)
+
+    return as_array(ex.src), as_array(ex.dst)
 
 
 def stuck_states(system, ex: Exploration) -> list[int]:
@@ -83,8 +83,7 @@ def stuck_states(system, ex: Exploration) -> list[int]:
     that condition (terminal states, or bottom strongly connected components of spinning
     processes), in index order. On an incomplete exploration only terminal states count."""
     n = len(ex.states)
-    src = np.frombuffer(ex.src, dtype=np.int64) if len(ex.src) else np.zeros(0, dtype=np.int64)
-    dst = np.frombuffer(ex.dst, dtype=np.int64) if len(ex.dst) else np.zeros(0, dtype=np.int64)
+    src, dst = _edges(ex)
     final = np.fromiter((system.is_final(s) for s in ex.states), dtype=bool, count=n)
     outdeg = np.bincount(src, minlength=n)
     expanded = np.frombuffer(bytes(ex.expanded), dtype=np.uint8).astype(bool)
@@ -101,7 +100,8 @@ def stuck_states(system, ex: Exploration) -> list[int]:
     doomed = ~alive[:n]
     if not doomed.any():
         return []
-    _, comp = connected_components(_graph(ex), directed=True, connection="strong")
+    forward = csr_matrix((np.ones(len(src), dtype=np.int8), (src, dst)), shape=(n, n))
+    _, comp = connected_components(forward, directed=True, connection="strong")
     leaves = comp[src] != comp[dst]
     not_bottom = np.zeros(comp.max() + 1, dtype=bool)
     not_bottom[comp[src[leaves]]] = True

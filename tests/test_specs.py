@@ -47,3 +47,10 @@ def test_lost_notification_names_the_unread_write(monkeypatch):
     _, text = output("tests/regressions/lost_message_stale_writer.sig", "text")
     assert "written by TNOTIFY at tests/regressions/lost_message_stale_writer.sig:16:13 (rank 0 block 1)" in text
     assert "flag@1: 1 -> 1 (same value)" in text
+
+
+def test_readme_counterexample_is_real_output():
+    readme = (ROOT / "README.md").read_text()
+    shown = readme.split("$ sigproof check specs/bug_ring_eq_overrun.sig\n", 1)[1].split("```", 1)[0]
+    golden = (GOLDEN / "bug_ring_eq_overrun.txt").read_text()
+    assert shown.replace(", 0.00 s\n", "\n") == golden

@@ -37,6 +37,7 @@ class UsageError(Exception):
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="sigproof", description="Model checker for PTO-ISA signal protocols.",
                                 epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action="version", version=f"sigproof {_version()}")
     sub = p.add_subparsers(dest="command", required=True)
     c = sub.add_parser("check", help="check .sig specs (files, or folders searched for *.sig)", epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -65,6 +66,15 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--format", choices=("dot", "graphml"), default="dot")
     g.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     return p
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("sigproof")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def _common(p: argparse.ArgumentParser) -> None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from checker.explore import explore
 from checker.properties import EventLog, judge
-from checker.result import Result, Stats
+from checker.result import PROPERTIES, Result, Stats
 from model import System
 from model.ir import Program
 
@@ -30,6 +30,7 @@ def check_program(program: Program, spec: str, options: Options, progress=None) 
     ex = explore(system, order=options.order, max_states=options.max_states, timeout=options.timeout,
                  max_memory=options.max_memory, observe=log, progress=progress)
     violations, open_question = judge(system, ex, log, program.clean_exit or options.clean_exit)
+    violations.sort(key=lambda v: PROPERTIES.index(v.property))
     stop = ex.stop.detail if ex.stop else open_question
     stats = Stats(len(ex.states), ex.transitions, time.monotonic() - start, ex.peak_bytes / 2**20)
     return Result(spec=spec, params=dict(program.params), violations=violations, expected=program.expects,

@@ -109,6 +109,8 @@ def _sweeps(items: list[str]) -> list[tuple[str, list[int]]]:
         lo_v, hi_v = _int(lo.strip(), f"--sweep {item}"), _int(hi.strip(), f"--sweep {item}")
         if hi_v < lo_v or hi_v - lo_v >= MAX_SWEEP:
             raise UsageError(f"--sweep {item}: the range must be non-empty and hold at most {MAX_SWEEP} values")
+        if any(n == name.strip() for n, _ in out):
+            raise UsageError(f"--sweep {item}: {name.strip()} is swept twice")
         out.append((name.strip(), list(range(lo_v, hi_v + 1))))
     return out
 

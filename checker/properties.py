@@ -117,7 +117,8 @@ def _deadlock(system, ex: Exploration) -> Violation | None:
     trace, states = rebuild(system, ex, target)
     situation = tuple(system.situation(states[-1]))
     enabled = system.successors(states[-1])
-    if not enabled:
+    spinning = any(p is not None and p[1] < 0 for p in states[-1][0])
+    if not enabled and not spinning:
         message = "no process can take a step, but the run has not finished"
     else:
         message = "the remaining processes can only spin forever: the run can never finish"

@@ -105,6 +105,7 @@ _CMP_TOKENS = {"==", "!=", "<", "<=", ">", ">=", "=", "!"}  # the lexer may spli
 # match alone can pick a label for a different mistake).
 _LABEL_TOKENS = {
     "unbalanced braces: this '}' closes nothing": {"}"},
+    "unbalanced braces: a '}' is missing before the end of the file": {None},
     "expected a comparison (EQ, NE, GT, GE, LT, LE), not an operator: write TWAIT(sig, value, EQ)": _CMP_TOKENS,
     "TNOTIFY, TWAIT and TTEST take (signal, value, op): write TWAIT(sig, 1, EQ), not TWAIT(sig == 1)": _CMP_TOKENS,
 }
@@ -198,6 +199,9 @@ _TERMINAL_TEXT = {
 def _pretty_terminal(name: str) -> str:
     if name in _TERMINAL_TEXT:
         return _TERMINAL_TEXT[name]
+    for keyword in _KEYWORDS:
+        if keyword.upper() == name:
+            return f"'{keyword}'"
     if name.endswith("_OP"):
         return "an operator"
     return f"'{name.lower()}'"
@@ -298,6 +302,9 @@ class _ToSyntax(Transformer_NonRecursive):
     def step(self, meta, c):
         op = "+=" if str(c[1]) == "++" else "-="
         return S.Assign(self._s(meta), self._n(c[0]), op, S.IntLit(_tspan(self.file, c[1]), 1))
+
+    def empty_stmt(self, meta, c):
+        return S.Block(self._s(meta), ())
 
     def break_stmt(self, meta, c):
         return S.Jump(self._s(meta), "break")

@@ -393,19 +393,19 @@ class System:
             effects.append(f"starts {self.B} kernel block(s) of rank {step}")
         if ins.op == ir.JOIN:
             effects.append("all kernel blocks returned")
+        events = next((evs for label, nxt, evs in self.successors(state) if label == step and nxt == after), ())
         written = self.written(state, step)
+        if any(ev[0] in ("overflow", "error") and ev[1] == ins.span for ev in events):
+            written = None  # the write itself failed: nothing was stored
         for pos, (a, b) in enumerate(zip(sig, after[1])):
             if a != b or pos == written:
                 same = " (same value)" if a == b else ""
                 effects.append(f"{self.position_name(pos)}: {a} -> {b}{same}")
-        for label, nxt, events in self.successors(state):
-            if label == step and nxt == after:
-                for ev in events:
-                    if ev[0] == "overwrite":
-                        effects.append(f"overwrites the unread value {ev[3]} of {self.position_name(ev[2])}")
-                    else:
-                        effects.append(f"{ev[0]} in {self.process_name(ev[3])}: {ev[2]} (at {ev[1]})")
-                break
+        for ev in events:
+            if ev[0] == "overwrite":
+                effects.append(f"overwrites the unread value {ev[3]} of {self.position_name(ev[2])}")
+            else:
+                effects.append(f"{ev[0]} in {self.process_name(ev[3])}: {ev[2]} (at {ev[1]})")
         return StepInfo(self.process_name(step), ins.span, ins.text, tuple(effects))
 
     def situation(self, state) -> list[str]:

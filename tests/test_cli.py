@@ -74,10 +74,16 @@ def test_max_states_is_inconclusive_exit_3(spec):
     assert "  3 states" in out
 
 
-def test_limit_with_a_definite_violation_still_fails(spec):
+def test_limit_is_inconclusive_even_after_a_violation_but_reports_it(spec):
     text = "ranks 2;\nsignal f;\nkernel {\n  assert(rank == 1);\n  TWAIT(f, 1, EQ);\n}\n"
     code, out, _ = sigproof("check", spec(text), "--max-states", "4")
-    assert code == 1 and "assertion" in out
+    assert code == 3 and "INCONCLUSIVE: assertion so far" in out and "assert(rank == 1) failed" in out
+
+
+def test_empty_statements_and_repeated_sweeps(spec):
+    text = "ranks 1;\nsignal f;\nkernel {\n  ;\n  while (!TTEST(f, 0, EQ));\n  if (true) { };\n}\n"
+    assert sigproof("check", spec(text))[0] == 0
+    assert sigproof("check", spec(OK), "--sweep", "N=2..3", "--sweep", "N=3..4")[0] == 2
 
 
 def test_timeout_is_inconclusive(spec):

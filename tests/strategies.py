@@ -165,18 +165,9 @@ def _stmt(draw, ctx: Ctx, indent: str) -> str:
     ctx.depth += 1
     try:
         if kind == "ttest_if":
-            then = _body(draw, ctx, inner, 1, 1)
-            text = f"{indent}if (TTEST({_wait_args(draw, ctx)})) {{\n{then}\n{indent}}}"
-            if draw(st.booleans()):
-                text += f" else {{\n{_body(draw, ctx, inner, 1, 1)}\n{indent}}}"
-            return text
+            return _if_else(draw, ctx, indent, f"TTEST({_wait_args(draw, ctx)})", 1)
         if kind == "branch":
-            cond = _cond(draw, ctx)
-            then = _body(draw, ctx, inner, 1, 2)
-            text = f"{indent}if ({cond}) {{\n{then}\n{indent}}}"
-            if draw(st.booleans()):
-                text += f" else {{\n{_body(draw, ctx, inner, 1, 2)}\n{indent}}}"
-            return text
+            return _if_else(draw, ctx, indent, _cond(draw, ctx), 2)
         if kind == "loop":
             var = ctx.fresh("i")
             n = draw(st.integers(1, 2))
@@ -206,6 +197,15 @@ def _body(draw, ctx: Ctx, indent: str, lo: int, hi: int) -> str:
     lines = [_stmt(draw, ctx, indent) for _ in range(n)]
     del ctx.locals[saved:]  # declared in this block only
     return "\n".join(lines)
+
+
+def _if_else(draw, ctx: Ctx, indent: str, head: str, hi: int) -> str:
+    """`if (head) { ... }`, sometimes with an `else { ... }`, bodies of 1..hi statements."""
+    inner = indent + "    "
+    text = f"{indent}if ({head}) {{\n{_body(draw, ctx, inner, 1, hi)}\n{indent}}}"
+    if draw(st.booleans()):
+        text += f" else {{\n{_body(draw, ctx, inner, 1, hi)}\n{indent}}}"
+    return text
 
 
 def _host(draw, sigs: list[Sig]) -> str | None:

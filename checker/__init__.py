@@ -1,6 +1,9 @@
-"""Search and judgement: explorer, properties, z3 queries, traces, results, reporters, CLI."""
+"""Search and judgement: explorer, properties, z3 queries, traces, results, reporters, CLI.
 
-from checker.check import Options, check_program
-from checker.result import Result, Violation
+The public surface: check a program, a spec file or paths, and the exit status of results."""
 
-__all__ = ["Options", "check_program", "Result", "Violation"]
+from checker.check import Options, UsageError, check_file, check_paths, check_program, exit_status
+from checker.result import Result, Stop, Violation
+
+__all__ = ["Options", "UsageError", "check_file", "check_paths", "check_program", "exit_status", "Result", "Stop",
+           "Violation"]

@@ -1,37 +1,165 @@
-"""One check of one spec with one set of param values. Entry point: `check_program`."""
+"""The library entry points: check a program, a spec file or paths; the exit status of results.
+
+`check_file(path, params=..., options=...)` expands sweeps (a param given a range or list)
+and returns one Result per parameter combination, in order; several specs and values run in
+worker processes with `jobs > 1`, giving the same results in the same order.
+"""
 
 from __future__ import annotations
 
+import itertools
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Iterable, Mapping
 
 from checker.explore import explore
-from checker.properties import EventLog, judge
-from checker.result import PROPERTIES, Result, Stats
-from model import System
+from checker.properties import Monitor
+from checker.result import PROPERTIES, Result, Stats, Stop
+from model import SpecError, SpecErrors, System, compile_spec, parse
+from model.errors import Span
 from model.ir import Program
+
+EXIT_OK, EXIT_FAIL, EXIT_ERROR, EXIT_INCONCLUSIVE = 0, 1, 2, 3
+MAX_FILE_BYTES = 2**20
+
+
+class UsageError(Exception):
+    """A mistake on the command line or in the arguments of a library call (exit status 2)."""
 
 
 @dataclass(frozen=True)
 class Options:
     order: str = "bfs"
     max_states: int | None = None
-    timeout: float | None = None
+    timeout: float | None = None  # seconds for the whole check of one spec and param combination
     max_memory: int | None = None  # bytes
     atomic_waits: bool = False
     clean_exit: bool = False  # --check clean_exit
+    fail_fast: bool = False  # stop at the first violation that is not expected
 
 
-def check_program(program: Program, spec: str, options: Options, progress=None) -> Result:
-    """Explore and judge; `stats.seconds` covers both."""
+def check_program(program: Program, spec: str, options: Options = Options(), progress=None) -> Result:
+    """Explore and judge one program; `stats.seconds` and `--timeout` cover both."""
     start = time.monotonic()
+    deadline = start + options.timeout if options.timeout is not None else None
     system = System(program, atomic_waits=options.atomic_waits)
-    log = EventLog()
-    ex = explore(system, order=options.order, max_states=options.max_states, timeout=options.timeout,
-                 max_memory=options.max_memory, observe=log, progress=progress)
-    violations, open_question = judge(system, ex, log, program.clean_exit or options.clean_exit)
+    monitor = Monitor(system, expected=program.expects, clean_exit=program.clean_exit or options.clean_exit,
+                      fail_fast=options.fail_fast)
+    ex = explore(system, monitor, order=options.order, max_states=options.max_states, deadline=deadline,
+                 max_memory=options.max_memory, progress=progress)
+    violations, stop = monitor.finish(ex, deadline)
     violations.sort(key=lambda v: PROPERTIES.index(v.property))
-    stop = ex.stop.detail if ex.stop else open_question
+    if stop is not None and stop.reason == "timeout":
+        stop = Stop("timeout", f"time limit of {options.timeout:g} s reached")
     stats = Stats(len(ex.states), ex.transitions, time.monotonic() - start, ex.peak_bytes / 2**20)
     return Result(spec=spec, params=dict(program.params), violations=violations, expected=program.expects,
                   stats=stats, stop=stop)
+
+
+def exit_status(results: Iterable[Result]) -> int:
+    """2 if some spec had an error, else 1 if some did not give its expected verdict, else 3 if
+    some run was inconclusive, else 0."""
+    statuses = {r.status for r in results}
+    for status, code in (("error", EXIT_ERROR), ("fail", EXIT_FAIL), ("inconclusive", EXIT_INCONCLUSIVE)):
+        if status in statuses:
+            return code
+    return EXIT_OK
+
+
+Params = Mapping[str, "int | Iterable[int]"]
+
+
+def check_file(path, params: Params | None = None, options: Options = Options(), jobs: int = 1,
+               progress=None) -> list[Result]:
+    """Check one spec file: one Result per combination of the swept params (a param given an
+    int is fixed, one given a range or list is swept). Spec errors are Results with `error`."""
+    return _run(_tasks(Path(path), params or {}), options, jobs, progress)
+
+
+def check_paths(paths: Iterable[str], params: Params | None = None, options: Options = Options(), jobs: int = 1,
+                progress=None) -> list[Result]:
+    """Check files, and folders searched for *.sig (in sorted order), as `check_file` does."""
+    tasks = []
+    for path in spec_files(paths):
+        tasks += _tasks(path, params or {})
+    return _run(tasks, options, jobs, progress)
+
+
+def spec_files(paths: Iterable[str]) -> list[Path]:
+    files = []
+    paths = list(paths)
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            files += sorted(q for q in p.rglob("*.sig") if q.is_file())
+        elif p.exists():
+            files.append(p)
+        else:
+            raise UsageError(f"{raw}: no such file or folder")
+    if not files:
+        raise UsageError(f"no .sig files under {' '.join(paths)}")
+    return files
+
+
+def read_spec(path: Path) -> str:
+    """The text of a spec, or SpecErrors for a file that is not a readable, sane text file."""
+    name = path.as_posix()
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise SpecErrors([SpecError(f"cannot read: {e.strerror}", file=name)]) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise SpecErrors([SpecError(f"file is {len(data) / 2**20:.1f} MiB; specs are at most "
+                                    f"{MAX_FILE_BYTES / 2**20:g} MiB", file=name)])
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        raise SpecErrors([SpecError("the file is not UTF-8 text", Span(name, line, col, line, col + 1))]) from None
+
+
+def _tasks(path: Path, params: Params) -> list:
+    """A Result (for an error) or a (Program, spec name) pair per param combination."""
+    name = path.as_posix()
+    try:
+        spec = parse(read_spec(path), name)
+    except SpecErrors as e:
+        return [Result(name, {}, error=e.render())]
+    fixed = {k: v for k, v in params.items() if isinstance(v, int)}
+    swept = [(k, list(v)) for k, v in params.items() if not isinstance(v, int)]
+    names = [k for k, _ in swept]
+    out = []
+    for values in itertools.product(*(v for _, v in swept)):
+        chosen = dict(zip(names, values))
+        try:  # one bad param value does not stop the rest of a sweep
+            out.append((compile_spec(spec, {**fixed, **chosen}), name))
+        except SpecErrors as e:
+            out.append(Result(name, {**fixed, **chosen}, error=e.render()))
+    return out
+
+
+def _check_task(task) -> Result:
+    program, name, options = task
+    return check_program(program, name, options)
+
+
+def _run(tasks: list, options: Options, jobs: int, progress) -> list[Result]:
+    todo = [(k, t) for k, t in enumerate(tasks) if not isinstance(t, Result)]
+    results = list(tasks)
+    if jobs > 1 and len(todo) > 1:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=get_context("spawn")) as pool:
+            done = pool.map(_check_task, [(p, name, options) for _, (p, name) in todo])
+            for (k, _), result in zip(todo, done):
+                results[k] = result
+    else:
+        for k, (program, name) in todo:
+            results[k] = check_program(program, name, options, progress)
+            if progress is not None and hasattr(progress, "done"):
+                progress.done()
+    return results
+
+

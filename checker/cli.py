@@ -7,18 +7,15 @@ error; 3 inconclusive (a limit was hit before the whole state space was explored
 from __future__ import annotations
 
 import argparse
-import itertools
 import os
 import sys
-from pathlib import Path
 from typing import IO
 
-from checker.check import Options, check_program
+from checker.check import Options, UsageError, check_paths, exit_status, read_spec, spec_files
 from checker.report import text, write_json
-from model import SpecError, SpecErrors, compile_spec, parse
+from model import SpecErrors, compile_spec, parse
 
-EXIT_OK, EXIT_FAIL, EXIT_ERROR, EXIT_INCONCLUSIVE = 0, 1, 2, 3
-MAX_FILE_BYTES = 2**20
+EXIT_OK, EXIT_ERROR, EXIT_INCONCLUSIVE = 0, 2, 3
 MAX_SWEEP = 10_000
 DEFAULT_MAX_MEMORY_MB = 16 * 1024
 
@@ -28,10 +25,6 @@ EPILOG = """exit status:
   2  spec or usage error (reported as file:line:col: error: message)
   3  inconclusive: a limit (--max-states, --timeout, --max-memory) stopped the run first
 When several specs are checked, the first of 2, 1, 3 that applies is returned."""
-
-
-class UsageError(Exception):
-    pass
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -51,6 +44,10 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--max-memory", type=int, default=DEFAULT_MAX_MEMORY_MB, metavar="MB",
                    help=f"stop (inconclusive) when the process uses more (default {DEFAULT_MAX_MEMORY_MB})")
     c.add_argument("--dfs", action="store_true", help="depth-first search (traces may not be shortest)")
+    c.add_argument("--fail-fast", action="store_true",
+                   help="stop a check at its first unexpected violation (the result is then 'fail')")
+    c.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+                   help="check specs and param values in N worker processes (default: the number of cores)")
     c.add_argument("--check", action="append", default=[], choices=("clean_exit",),
                    help="add an optional property to every spec")
     c.add_argument("--tensor-wait", choices=("pass", "atomic"), default="pass",
@@ -115,41 +112,6 @@ def _sweeps(items: list[str]) -> list[tuple[str, list[int]]]:
     return out
 
 
-def spec_files(paths: list[str]) -> list[Path]:
-    files = []
-    for raw in paths:
-        p = Path(raw)
-        if p.is_dir():
-            files += sorted(q for q in p.rglob("*.sig") if q.is_file())
-        elif p.exists():
-            files.append(p)
-        else:
-            raise UsageError(f"{raw}: no such file or folder")
-    if not files:
-        raise UsageError(f"no .sig files under {' '.join(paths)}")
-    return files
-
-
-def read_spec(path: Path) -> str:
-    """The text of a spec, or SpecErrors for a file that is not a readable, sane text file."""
-    name = path.as_posix()
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise SpecErrors([SpecError(f"cannot read: {e.strerror}", file=name)]) from None
-    if len(data) > MAX_FILE_BYTES:
-        raise SpecErrors([SpecError(f"file is {len(data) / 2**20:.1f} MiB; specs are at most "
-                                    f"{MAX_FILE_BYTES / 2**20:g} MiB", file=name)])
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
-        from model.errors import Span
-
-        raise SpecErrors([SpecError("the file is not UTF-8 text", Span(name, line, col, line, col + 1))]) from None
-
-
 class _Progress:
     """States explored and states/s on stderr, for runs longer than two seconds, on a terminal."""
 
@@ -190,54 +152,30 @@ def run(argv: list[str], stdout: IO[str], stderr: IO[str]) -> int:
 
 
 def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
-    defines = _defines(args.defines)
-    sweeps = _sweeps(args.sweep)
+    params: dict = dict(_defines(args.defines))
+    params.update((name, values) for name, values in _sweeps(args.sweep))
     if args.max_states is not None and args.max_states < 1:
         raise UsageError("--max-states must be at least 1")
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
     options = Options(order="dfs" if args.dfs else "bfs", max_states=args.max_states, timeout=args.timeout,
                       max_memory=args.max_memory * 2**20 if args.max_memory else None,
-                      atomic_waits=args.tensor_wait == "atomic", clean_exit="clean_exit" in args.check)
-    results, errors = [], []
-    progress = _Progress(stderr)
-    for path in spec_files(args.paths):
-        name = path.as_posix()
-        try:
-            spec = parse(read_spec(path), name)
-        except SpecErrors as e:
-            _report_error(e, errors, stderr)
-            continue
-        names = [n for n, _ in sweeps]
-        for values in itertools.product(*(v for _, v in sweeps)):
-            try:  # one bad param value does not stop the rest of a sweep
-                program = compile_spec(spec, {**defines, **dict(zip(names, values))})
-            except SpecErrors as e:
-                _report_error(e, errors, stderr)
-                continue
-            results.append(check_program(program, name, options, progress))
-            progress.done()
-    if errors:
-        code = EXIT_ERROR
-    elif any(r.status == "fail" for r in results):
-        code = EXIT_FAIL
-    elif any(r.status == "inconclusive" for r in results):
-        code = EXIT_INCONCLUSIVE
-    else:
-        code = EXIT_OK
+                      atomic_waits=args.tensor_wait == "atomic", clean_exit="clean_exit" in args.check,
+                      fail_fast=args.fail_fast)
+    jobs = args.jobs or os.cpu_count() or 1
+    results = check_paths(args.paths, params, options, jobs=jobs, progress=_Progress(stderr))
+    for r in results:
+        if r.error is not None:
+            stderr.write(r.error + "\n")
     timing = not args.no_timing
     try:
         if args.format == "json":
-            write_json(results, errors, stdout, timing=timing)
+            write_json(results, stdout, timing=timing)
         else:
             text(results, stdout, quiet=args.quiet, timing=timing)
     except BrokenPipeError:  # e.g. `sigproof check ... | head`: the exit status still tells
         pass
-    return code
-
-
-def _report_error(e: SpecErrors, errors: list[str], stderr: IO[str]) -> None:
-    rendered = e.render()
-    errors.append(rendered)
-    stderr.write(rendered + "\n")
+    return exit_status(results)
 
 
 def _graph(args, stdout: IO[str], stderr: IO[str]) -> int:

@@ -1,9 +1,11 @@
 """Exhaustive state-space exploration. Entry point: `explore`.
 
 One loop; the frontier (BFS queue or DFS stack) is a parameter. Each state is stored once
-with its predecessor and the step that reached it; traces are rebuilt from those pointers.
-The explorer knows the model only through `initial()` and `successors(state)`, and hands
-the events of each step to an observer as plain data.
+with its predecessor and the label of the step that reached it; traces are rebuilt from
+those pointers. The explorer knows the model only through `initial()`, `successors(state)`
+(step records); it hands every step with events and every expanded state to
+a judge, which may ask it to stop. It keeps the successor lists (one 32-bit index per
+distinct successor) only because a spinning deadlock needs the graph.
 """
 
 from __future__ import annotations
@@ -13,36 +15,31 @@ import time
 from array import array
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Protocol
 
+from checker.result import Stop
 from model.system import LocalStepLimit
 
 
-@dataclass(frozen=True)
-class Stop:
-    """Why a run stopped before the whole state space was explored."""
-
-    reason: str  # "max_states" | "timeout" | "memory" | "interrupted" | "local_steps"
-    detail: str
+class Judge(Protocol):
+    def initial(self, state, events: tuple) -> bool: ...
+    def step(self, src: int, state, step, dst: int) -> bool: ...
+    def expanded(self, index: int, state, nsteps: int) -> bool: ...
 
 
 @dataclass
 class Exploration:
     states: list  # index -> state
     parent: array  # index -> predecessor index (-1 for the initial state)
-    step: array  # index -> step that reached it from its predecessor
-    src: array  # every transition: source index ...
-    dst: array  # ... and target index
-    expanded: bytearray  # 1 when the state's successors were all generated
-    initial_events: tuple
+    label: array  # index -> label of the step that reached it from its predecessor
+    succ: array  # distinct successors other than the state itself, per expanded state in order
+    order: array  # expanded states, in the order they were expanded
+    count: array  # ... and how many entries of `succ` each has
+    transitions: int = 0
     stop: Stop | None = None
     seconds: float = 0.0
     peak_bytes: int = 0
     extra: dict = field(default_factory=dict)
-
-    @property
-    def transitions(self) -> int:
-        return len(self.src)
 
     @property
     def complete(self) -> bool:
@@ -59,68 +56,86 @@ def _rss_bytes() -> int:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-Observer = Callable[[int, int, int, tuple], None]
-
-
-def explore(system, *, order: str = "bfs", max_states: int | None = None, timeout: float | None = None,
-            max_memory: int | None = None, observe: Observer | None = None,
+def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None = None,
+            deadline: float | None = None, max_memory: int | None = None,
             progress: Callable[[int, int, float], None] | None = None) -> Exploration:
-    """Explore every reachable state of `system` (BFS by default: first traces are shortest)."""
+    """Explore every reachable state of `system` (BFS by default: first traces are shortest).
+    `deadline` is a time.monotonic() value."""
     start = time.monotonic()
     init, init_events = system.initial()
     index = {init: 0}
-    ex = Exploration(states=[init], parent=array("q", [-1]), step=array("q", [0]), src=array("q"),
-                     dst=array("q"), expanded=bytearray(1), initial_events=init_events)
+    ex = Exploration(states=[init], parent=array("q", [-1]), label=array("q", [0]), succ=array("i"),
+                     order=array("i"), count=array("i"))
+    if judge.initial(init, init_events):
+        ex.stop = Stop("fail_fast", "stopped at the first unexpected violation (--fail-fast)")
+        return _done(ex, start)
     frontier = deque([0])
     take = frontier.popleft if order == "bfs" else frontier.pop
     successors = system.successors
-    states, parent, steps, src, dst = ex.states, ex.parent, ex.step, ex.src, ex.dst
-    count = 0
+    states, parent, labels, succ = ex.states, ex.parent, ex.label, ex.succ
+    transitions = 0
+    expanded = 0
     try:
         while frontier:
             s = take()
-            count += 1
-            if count & 1023 == 0:
-                now = time.monotonic() - start
-                if timeout is not None and now > timeout:
-                    ex.stop = Stop("timeout", f"time limit of {timeout:g} s reached")
+            expanded += 1
+            if expanded & 1023 == 0:
+                now = time.monotonic()
+                if deadline is not None and now > deadline:
+                    ex.stop = Stop("timeout", "")
                     frontier.append(s)
                     break
-                if max_memory is not None and count & 4095 == 0:
+                if max_memory is not None and expanded & 4095 == 0:
                     rss = _rss_bytes()
                     ex.peak_bytes = max(ex.peak_bytes, rss)
                     if rss > max_memory:
                         ex.stop = Stop("memory", f"memory limit of {max_memory // 2**20} MiB reached")
                         break
                 if progress is not None:
-                    progress(len(states), len(src), now)
-            for label, nxt, events in successors(states[s]):
+                    progress(len(states), transitions, now - start)
+            state = states[s]
+            steps = successors(state)
+            mark = len(succ)
+            stop = False
+            for step in steps:
+                nxt = step.next
                 t = index.get(nxt)
                 if t is None:
                     if max_states is not None and len(states) >= max_states:
                         ex.stop = Stop("max_states", f"state limit of {max_states} reached")
+                        stop = True
                         break
                     t = len(states)
                     index[nxt] = t
                     states.append(nxt)
                     parent.append(s)
-                    steps.append(label)
-                    ex.expanded.append(0)
+                    labels.append(step.process)
                     frontier.append(t)
-                src.append(s)
-                dst.append(t)
-                if events and observe is not None:
-                    observe(s, label, t, events)
-            else:
-                ex.expanded[s] = 1
-                continue
-            break
+                transitions += 1
+                if t != s and t not in succ[mark:]:
+                    succ.append(t)
+                if step.events and judge.step(s, state, step, t):
+                    ex.stop = Stop("fail_fast", "stopped at the first unexpected violation (--fail-fast)")
+                    stop = True
+                    break
+            if stop:
+                break
+            ex.order.append(s)
+            ex.count.append(len(succ) - mark)
+            if judge.expanded(s, state, len(steps)):
+                ex.stop = Stop("fail_fast", "stopped at the first unexpected violation (--fail-fast)")
+                break
     except LocalStepLimit as e:
         ex.stop = Stop("local_steps", str(e))
     except KeyboardInterrupt:
         ex.stop = Stop("interrupted", "interrupted (Ctrl-C)")
     except MemoryError:
         ex.stop = Stop("memory", "out of memory")
+    ex.transitions = transitions
+    return _done(ex, start)
+
+
+def _done(ex: Exploration, start: float) -> Exploration:
     ex.seconds = time.monotonic() - start
     ex.peak_bytes = max(ex.peak_bytes, _rss_bytes())
     return ex

@@ -6,7 +6,6 @@ from typing import IO
 
 import networkx as nx
 
-from checker.explore import explore
 from model import System
 from model.ir import Program
 
@@ -18,40 +17,40 @@ class GraphTooLarge(Exception):
 
 
 def state_graph(program: Program, limit: int | None = None) -> nx.DiGraph:
-    """The explored state graph: node = state index with a readable label, edge = step."""
+    """The reachable state graph: node = state index with a readable label, edge = step
+    (labelled from its step record)."""
     limit = limit or DEFAULT_LIMIT
     system = System(program)
-    ex = explore(system, max_states=limit)
-    if ex.stop is not None:
-        raise GraphTooLarge(f"the state graph has more than {limit} states ({ex.stop.detail}); "
-                            f"export is for small specs (raise --max-states, or shrink the params)")
+    init, _ = system.initial()
+    index = {init: 0}
+    order = [init]
+    edges = []
+    k = 0
+    while k < len(order):
+        state = order[k]
+        for step in system.successors(state):
+            t = index.get(step.next)
+            if t is None:
+                if len(order) >= limit:
+                    raise GraphTooLarge(f"the state graph has more than {limit} states (state limit of {limit} "
+                                        f"reached); export is for small specs (raise --max-states, or shrink the "
+                                        f"params)")
+                t = index[step.next] = len(order)
+                order.append(step.next)
+            edges.append((k, t, f"{system.process_name(step.process)}: {step.instr.text}"))
+        k += 1
     g = nx.DiGraph(name=program.name)
-    for i, state in enumerate(ex.states):
+    for i, state in enumerate(order):
         g.add_node(i, label=_state_label(system, state), final=system.is_final(state), initial=(i == 0))
-    for a, b in zip(ex.src, ex.dst):
-        step = ex.step[b] if ex.parent[b] == a else None
-        info = system.describe(ex.states[a], _step_between(system, ex.states[a], ex.states[b], step), ex.states[b])
-        g.add_edge(a, b, label=f"{info.process}: {info.statement}")
+    for a, b, label in edges:
+        g.add_edge(a, b, label=label)
     return g
 
 
-def _step_between(system, a, b, hint):
-    if hint is not None:
-        return hint
-    for label, nxt, _ in system.successors(a):
-        if nxt == b:
-            return label
-    raise AssertionError("edge without a step")
-
-
 def _state_label(system, state) -> str:
-    procs, sig, _, _ = state
-    parts = []
-    for i, p in enumerate(procs):
-        if p is not None:
-            ins = system.code_of(i).instrs[p[0]]
-            parts.append(f"{system.process_name(i)}@{ins.span.line}:{ins.span.col}")
-    values = " ".join(f"{system.position_name(k)}={v}" for k, v in enumerate(sig) if v)
+    parts = [f"{system.process_name(i)}@{span.line}:{span.col}" for i, span in system.where(state)]
+    values = " ".join(f"{system.element(p).name}={v}" for p in range(len(system.init_values))
+                      if (v := system.value(state, p)))
     return "; ".join(parts) + (" | " + values if values else "") if parts or values else "finished"
 
 

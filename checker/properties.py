@@ -1,13 +1,19 @@
-"""The properties of section 5 of the contract, judged on an exploration. Entry: `judge`.
+"""The properties of section 5 of the contract, judged while exploring. Entry point: `Monitor`.
 
-Safety events (assertion, error, overflow, overwrites) are collected while exploring by an
-`EventLog`; deadlock, dirty exit and the lost-notification decision are computed on the
-explored graph afterwards. Each property gets its own shortest counterexample (with BFS).
+The explorer hands the monitor every step with events and every expanded state:
+- assertion, overflow, error: at the step whose events show them;
+- lost_notification: at the Set or reset that overwrites a notification, per reader that
+  had not read it, from that state (z3 over the operands of that reader's remaining waits);
+- dirty_exit: at final states; deadlock: at states without a step (terminal deadlocks).
+Only spinning deadlocks (bottom strongly connected components that cannot finish) need the
+graph, so `finish` decides them on the explorer's successor lists once it is complete. Each
+property keeps its first finding (under BFS, the shallowest: a shortest counterexample).
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+import time
+from dataclasses import dataclass
 
 import numpy as np
 from scipy.sparse import csr_matrix
@@ -15,84 +21,169 @@ from scipy.sparse.csgraph import breadth_first_order, connected_components
 
 from checker import solver
 from checker.explore import Exploration
-from checker.result import Violation
-from checker.trace import rebuild
+from checker.result import DirtyElement, Stop, StuckProcess, Violation
+from checker.trace import element_ref, process_ref, steps_to, trace_of
+from model import ir
+from model.analysis import TOP
+from model.system import Fault
+
+INT32 = ((-(2**31), 2**31 - 1),)
 
 
-class EventLog:
-    """Observer for the explorer: keeps the first (shallowest, under BFS) edge of each event."""
-
-    def __init__(self):
-        self.first: dict[str, tuple] = {}  # property -> (src, step, dst, event)
-        self.overwrites: dict[tuple, tuple] = {}  # (pos, old, new) -> (src, step, dst, event)
-
-    def __call__(self, src: int, step: int, dst: int, events: tuple) -> None:
-        for ev in events:
-            if ev[0] == "overwrite":
-                key = (ev[2], ev[3], ev[4])
-                if key not in self.overwrites:
-                    self.overwrites[key] = (src, step, dst, ev)
-            elif ev[0] not in self.first:
-                self.first[ev[0]] = (src, step, dst, ev)
+@dataclass(frozen=True)
+class Finding:
+    property: str
+    src: int  # the state the counterexample reaches (-1: the initial state's own events)
+    label: int | None  # the step taken from `src` that shows the violation (None: `src` itself)
+    detail: object = None
 
 
-def judge(system, ex: Exploration, log: EventLog, clean_exit: bool) -> tuple[list[Violation], str | None]:
-    """Every violated property with its counterexample, and a reason if a question stayed open."""
-    violations = []
-    open_question = None
-    for ev in reversed(ex.initial_events):  # the initial state's events have the shortest (empty) traces
-        log.first[ev[0]] = (-1, 0, 0, ev)
-    for prop in ("assertion", "overflow", "error"):
-        if prop in log.first:
-            violations.append(_event_violation(system, ex, prop, log.first[prop]))
-    dead = _deadlock(system, ex)
-    if dead is not None:
-        violations.append(dead)
-    try:
-        lost = _lost_notification(system, ex, log)
-    except solver.SolverUnknown as e:
-        lost, open_question = None, str(e)
-    if lost is not None:
-        violations.append(lost)
-    if clean_exit:
-        dirty = _dirty_exit(system, ex)
-        if dirty is not None:
-            violations.append(dirty)
-    return violations, open_question
+@dataclass(frozen=True)
+class Loss:
+    event: object  # the Overwrite
+    reader: object  # the Reader that had not read it
+    cmp: str
+    operand: int
+    wait_span: object
 
 
-def _event_violation(system, ex, prop, record) -> Violation:
-    src, step, dst, ev = record
-    trace = () if src < 0 else rebuild(system, ex, src, (step, dst))[0]
-    message = f"{system.process_name(ev[3])}: {ev[2]} at {ev[1]}"
-    return Violation(prop, message, trace)
+class Monitor:
+    def __init__(self, system, *, expected=(), clean_exit: bool = False, fail_fast: bool = False):
+        self.system = system
+        self.expected = set(expected)
+        self.clean_exit = clean_exit
+        self.fail_fast = fail_fast
+        self.found: dict[str, Finding] = {}
+        self.open_question: str | None = None
+
+    def _first(self, finding: Finding) -> bool:
+        """Keep `finding` if its property has none yet; True when the run should stop."""
+        if finding.property in self.found:
+            return False
+        self.found[finding.property] = finding
+        return self.fail_fast and finding.property not in self.expected
+
+    # ------------------------------------------------------------ called by the explorer
+
+    def initial(self, state, events: tuple) -> bool:
+        stop = False
+        for ev in events:  # the initial state's events have the shortest (empty) traces
+            stop |= self._first(Finding(ev.kind, -1, None, ev))
+        return stop
+
+    def step(self, src: int, state, step, dst: int) -> bool:
+        stop = False
+        for ev in step.events:
+            if isinstance(ev, Fault):
+                stop |= self._first(Finding(ev.kind, src, step.process, ev))
+            elif "lost_notification" not in self.found:
+                loss = self._loss(state, ev)
+                if loss is not None:
+                    stop |= self._first(Finding("lost_notification", src, step.process, loss))
+        return stop
+
+    def expanded(self, index: int, state, nsteps: int) -> bool:
+        final = self.system.is_final(state)
+        if nsteps == 0 and not final:
+            return self._first(Finding("deadlock", index, None))
+        if final and self.clean_exit and self.system.dirty(state):
+            return self._first(Finding("dirty_exit", index, None))
+        return False
+
+    def _loss(self, state, ev) -> Loss | None:
+        """The first reader for which the overwrite `ev` loses its notification, if any."""
+        for reader in ev.readers:
+            for cmp, values, span in self.system.future_reads(state, reader, ev.position):
+                intervals = INT32 if values is TOP else solver.as_intervals(
+                    v for v in values if INT32[0][0] <= v <= INT32[0][1])
+                try:
+                    v = solver.distinguishing_operand(cmp, intervals, ev.old, ev.new)
+                except solver.SolverUnknown as e:
+                    self.open_question = self.open_question or str(e)
+                    continue
+                if v is not None:
+                    return Loss(ev, reader, cmp, v, span)
+        return None
+
+    # ------------------------------------------------------------ after the search
+
+    def finish(self, ex: Exploration, deadline: float | None) -> tuple[list[Violation], Stop | None]:
+        """Every violated property with its counterexample, and why the verdict is not settled
+        (the explorer's stop, a spinning-deadlock analysis past the deadline, an open z3 question)."""
+        stop = ex.stop
+        nearest = "deadlock" in self.found and self.found["deadlock"].src == 0
+        if stop is None and not nearest:
+            if deadline is not None and time.monotonic() > deadline:
+                stop = Stop("timeout", "")
+            else:
+                stuck = stuck_states(self.system, ex)
+                if stuck and ("deadlock" not in self.found or stuck[0] < self.found["deadlock"].src):
+                    self.found["deadlock"] = Finding("deadlock", stuck[0], None)
+        if stop is None and self.open_question is not None:
+            stop = Stop("solver", self.open_question)
+        violations = [self._violation(ex, f) for f in self.found.values()]
+        return violations, stop
+
+    def _violation(self, ex: Exploration, f: Finding) -> Violation:
+        system = self.system
+        steps = steps_to(system, ex, f.src, f.label)
+        trace = trace_of(system, steps)
+        if f.property in ("assertion", "overflow", "error"):
+            ev = f.detail
+            return Violation(f.property, f"{system.process_name(ev.process)}: {ev.message} at {ev.span}", trace,
+                             span=ev.span)
+        if f.property == "lost_notification":
+            return self._lost(f.detail, steps, trace)
+        state = ex.states[f.src]
+        if f.property == "deadlock":
+            situation = tuple(_stuck(system, s) for s in system.situation(state))
+            if not system.successors(state) and not system.spinning(state):
+                message = "no process can take a step, but the run has not finished"
+            else:
+                message = "the remaining processes can only spin forever: the run can never finish"
+            return Violation("deadlock", message, trace, situation, situation[0].span if situation else None)
+        dirty = system.dirty(state)
+        situation = tuple(DirtyElement(element_ref(system, p), v, init) for p, v, init in dirty[:32])
+        message = f"every host finished, but {len(dirty)} signal element(s) differ from their initial values"
+        return Violation("dirty_exit", message, trace, situation)
+
+    def _lost(self, loss: Loss, steps, trace) -> Violation:
+        system = self.system
+        ev = loss.event
+        writer = None  # the last TNOTIFY to the element before the overwrite (the one nobody read)
+        for k in range(len(steps) - 2, -1, -1):
+            if isinstance(steps[k].instr, ir.Notify) and any(w[0] == ev.position for w in steps[k].writes):
+                writer = trace[k]
+                break
+        name = system.element(ev.position).name
+        by = f" by TNOTIFY at {writer.location} ({writer.process})" if writer else ""
+        message = (f"{trace[-1].process} at {ev.span} replaced {name} = {ev.old} with {ev.new}, but {ev.old} was "
+                   f"written{by} and not read yet by {system.reader_process(loss.reader)}; the wait at "
+                   f"{loss.wait_span} ({loss.cmp} {loss.operand}) would be satisfied by {ev.old} but not by "
+                   f"{ev.new}")
+        return Violation("lost_notification", message, trace, span=ev.span)
 
 
-# ---------------------------------------------------------------- deadlock
-
-
-def _edges(ex: Exploration) -> tuple[np.ndarray, np.ndarray]:
-    def as_array(a):
-        return np.frombuffer(a, dtype=np.int64) if len(a) else np.zeros(0, dtype=np.int64)
-
-    return as_array(ex.src), as_array(ex.dst)
+def _stuck(system, s) -> StuckProcess:
+    elements = tuple((element_ref(system, p), v) for p, v in s.elements)
+    missing = tuple(system.process_name(r) for r in s.missing)
+    return StuckProcess(process_ref(system, s.process), s.instr.span, s.instr.text, s.kind, s.cmp, s.operand,
+                        elements, missing, s.message)
 
 
 def stuck_states(system, ex: Exploration) -> list[int]:
-    """Indices of the states from which the run can never finish and which can never leave
-    that condition (terminal states, or bottom strongly connected components of spinning
-    processes), in index order. On an incomplete exploration only terminal states count."""
+    """Indices of the states of a complete exploration from which the run can never finish
+    and which can never leave that condition (terminal states, or bottom strongly connected
+    components of spinning processes), in index order."""
     n = len(ex.states)
-    src, dst = _edges(ex)
+    order = np.frombuffer(ex.order, dtype=np.int32) if len(ex.order) else np.zeros(0, dtype=np.int32)
+    count = np.frombuffer(ex.count, dtype=np.int32) if len(ex.count) else np.zeros(0, dtype=np.int32)
+    dst = np.frombuffer(ex.succ, dtype=np.int32) if len(ex.succ) else np.zeros(0, dtype=np.int32)
+    src = np.repeat(order, count)
     final = np.fromiter((system.is_final(s) for s in ex.states), dtype=bool, count=n)
-    outdeg = np.bincount(src, minlength=n)
-    expanded = np.frombuffer(bytes(ex.expanded), dtype=np.uint8).astype(bool)
-    terminal = (outdeg == 0) & expanded & ~final
-    if not ex.complete:
-        return [int(i) for i in np.flatnonzero(terminal)]
     # co-reachability of a final state, via a virtual node n that points at every final state
-    finals = np.flatnonzero(final)
-    rsrc = np.concatenate([dst, np.full(len(finals), n, dtype=np.int64)])
+    finals = np.flatnonzero(final).astype(np.int32)
+    rsrc = np.concatenate([dst, np.full(len(finals), n, dtype=np.int32)])
     rdst = np.concatenate([src, finals])
     reverse = csr_matrix((np.ones(len(rsrc), dtype=np.int8), (rsrc, rdst)), shape=(n + 1, n + 1))
     alive = np.zeros(n + 1, dtype=bool)
@@ -107,83 +198,3 @@ def stuck_states(system, ex: Exploration) -> list[int]:
     not_bottom[comp[src[leaves]]] = True
     stuck = doomed & ~not_bottom[comp]
     return [int(i) for i in np.flatnonzero(stuck)]
-
-
-def _deadlock(system, ex: Exploration) -> Violation | None:
-    stuck = stuck_states(system, ex)
-    if not stuck:
-        return None
-    target = stuck[0]
-    trace, states = rebuild(system, ex, target)
-    situation = tuple(system.situation(states[-1]))
-    enabled = system.successors(states[-1])
-    spinning = any(p is not None and p[1] < 0 for p in states[-1][0])
-    if not enabled and not spinning:
-        message = "no process can take a step, but the run has not finished"
-    else:
-        message = "the remaining processes can only spin forever: the run can never finish"
-    return Violation("deadlock", message, trace, situation)
-
-
-# ---------------------------------------------------------------- lost notification
-
-
-def _lost_notification(system, ex: Exploration, log: EventLog) -> Violation | None:
-    if not log.overwrites:
-        return None
-    # What each wait or test compares each element with, over all reachable states.
-    operands: dict[int, dict[str, dict[int, object]]] = defaultdict(lambda: defaultdict(dict))
-    for state in ex.states:
-        for pos, cmp, value, span in system.wait_operands(state):
-            operands[pos][cmp].setdefault(value, span)
-    for key, record in sorted(log.overwrites.items(), key=lambda kv: (kv[1][0], kv[0])):
-        pos, old, new = key
-        for cmp in sorted(operands.get(pos, {})):
-            values = operands[pos][cmp]
-            v = solver.distinguishing_operand(cmp, solver.as_intervals(values), old, new)
-            if v is not None:
-                return _lost_violation(system, ex, record, cmp, v, values[v])
-    return None
-
-
-def _lost_violation(system, ex, record, cmp, operand, wait_span) -> Violation:
-    src, step, dst, ev = record
-    _, span, pos, old, new = ev
-    trace, states = rebuild(system, ex, src, (step, dst))
-    writer = None  # the last TNOTIFY to pos before the overwrite (the one nobody read)
-    for k in range(len(trace) - 2, -1, -1):
-        if system.written(states[k], _step_of(system, states[k], states[k + 1], trace[k])) == pos:
-            writer = trace[k]
-            break
-    name = system.position_name(pos)
-    who = trace[-1]
-    by = f" by TNOTIFY at {writer.location} ({writer.process})" if writer else ""
-    message = (f"{who.process} at {span} replaced {name} = {old} with {new}, but {old} was written{by} and "
-               f"not read yet; the wait at {wait_span} ({cmp} {operand}) would be satisfied by {old} "
-               f"but not by {new}")
-    return Violation("lost_notification", message, trace)
-
-
-def _step_of(system, state, after, shown) -> int:
-    """The step from `state` to `after` that the trace shows as `shown`."""
-    for label, nxt, _ in system.successors(state):
-        if nxt == after and system.process_name(label) == shown.process:
-            return label
-    raise AssertionError("a trace step that is not a transition")
-
-
-# ---------------------------------------------------------------- dirty exit
-
-
-def _dirty_exit(system, ex: Exploration) -> Violation | None:
-    for i, state in enumerate(ex.states):
-        if system.is_final(state):
-            dirty = system.dirty(state)
-            if dirty:
-                trace, _ = rebuild(system, ex, i)
-                init = system.init_values
-                situation = tuple(f"{system.position_name(p)} = {state[1][p]} (initially {init[p]})"
-                                  for p in dirty[:32])
-                message = f"every host finished, but {len(dirty)} signal element(s) differ from their initial values"
-                return Violation("dirty_exit", message, trace, situation)
-    return None

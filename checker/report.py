@@ -1,11 +1,16 @@
-"""Reporters: a Result (or several) to text or JSON on a stream. Entry points: `text`, `json_doc`."""
+"""Reporters: results to text or JSON on a stream. Entry points: `text`, `json_doc`, `write_json`.
+
+Spec errors are Results with `error` set: the text reporter leaves them to standard error
+(the CLI writes them there), the JSON document lists them under "errors".
+"""
 
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 from typing import IO
 
-from checker.result import Result
+from checker.result import ElementRef, ProcessRef, Result, Span
 
 _LABEL = {"pass": "PASS", "fail": "FAIL", "inconclusive": "INCONCLUSIVE"}
 
@@ -27,10 +32,12 @@ def _verdict(result: Result) -> str:
 def text(results: list[Result], out: IO[str], *, quiet: bool = False, timing: bool = True) -> None:
     """Human-readable report: each violation with its numbered trace, then a summary line."""
     for r in results:
+        if r.error is not None:
+            continue
         params = f" [{_params(r)}]" if r.params else ""
         out.write(f"{r.spec}{params}: {_LABEL[r.status]}: {_verdict(r)}\n")
         if r.stop:
-            out.write(f"  stopped early: {r.stop}\n")
+            out.write(f"  stopped early: {r.stop.detail}\n")
         if not quiet:
             for v in r.violations:
                 expected = " (expected)" if v.property in r.expected else ""
@@ -43,26 +50,51 @@ def text(results: list[Result], out: IO[str], *, quiet: bool = False, timing: bo
                 for s in v.trace:
                     out.write(f"    {s.step:>{nw}}. {s.process:<{pw}}  {s.location:<{lw}}  {s.statement}\n")
                     for e in s.effects:
-                        out.write(f"    {'':>{nw}}  {'':<{pw}}  {'':<{lw}}    {e}\n")
+                        out.write(f"    {'':>{nw}}  {'':<{pw}}  {'':<{lw}}    {e.text}\n")
                 if v.situation:
                     title = "stuck:" if v.property == "deadlock" else "at the end:"
                     out.write(f"    {title}\n")
-                    for line in v.situation:
-                        out.write(f"      {line}\n")
+                    for item in v.situation:
+                        out.write(f"      {item.text}\n")
         seconds = f", {r.stats.seconds:.2f} s" if timing else ""
         out.write(f"  {r.stats.states} states, {r.stats.transitions} transitions{seconds}\n")
 
 
-def json_doc(results: list[Result], errors: list[str], *, timing: bool = True) -> dict:
-    doc = {"results": [_result(r, timing) for r in results]}
+def json_doc(results: list[Result], *, timing: bool = True) -> dict:
+    doc = {"results": [_result(r, timing) for r in results if r.error is None]}
+    errors = [r.error for r in results if r.error is not None]
     if errors:
         doc["errors"] = errors
     return doc
 
 
-def write_json(results: list[Result], errors: list[str], out: IO[str], *, timing: bool = True) -> None:
-    json.dump(json_doc(results, errors, timing=timing), out, indent=2)
+def write_json(results: list[Result], out: IO[str], *, timing: bool = True) -> None:
+    json.dump(json_doc(results, timing=timing), out, indent=2)
     out.write("\n")
+
+
+def _span(s: Span | None) -> dict | None:
+    if s is None:
+        return None
+    return {"file": s.file, "line": s.line, "column": s.col, "end_line": s.end_line, "end_column": s.end_col}
+
+
+def _data(x) -> object:
+    """A result record as JSON data: its fields, with a `kind` and spans and elements spelled out."""
+    if isinstance(x, Span):
+        return _span(x)
+    if isinstance(x, ElementRef):
+        return {"element": x.name, "signal": x.signal, "index": list(x.index), "rank": x.rank}
+    if isinstance(x, ProcessRef):
+        return {"kind": x.kind, "rank": x.rank, "block": x.block}
+    if isinstance(x, tuple):
+        return [_data(y) for y in x]
+    if hasattr(x, "__dataclass_fields__"):
+        out = {"kind": x.kind} if hasattr(x, "kind") else {}
+        for f in fields(x):
+            out[f.name] = _data(getattr(x, f.name))
+        return out
+    return x
 
 
 def _result(r: Result, timing: bool) -> dict:
@@ -78,11 +110,15 @@ def _result(r: Result, timing: bool) -> dict:
         "violations": [
             {"property": v.property, "message": v.message,
              "trace": [{"step": s.step, "process": s.process, "location": s.location, "statement": s.statement,
-                        "effects": list(s.effects)} for s in v.trace],
-             "situation": list(v.situation)}
+                        "effects": [e.text for e in s.effects], "span": _span(s.span), "actor": _data(s.actor),
+                        "details": [_data(e) for e in s.effects]} for s in v.trace],
+             "situation": [x.text for x in v.situation],
+             "span": _span(v.span),
+             "situation_details": [_data(x) for x in v.situation]}
             for v in r.violations
         ],
     }
     if r.stop:
-        doc["stopped"] = r.stop
+        doc["stopped"] = r.stop.detail
+        doc["stop_reason"] = r.stop.reason
     return doc

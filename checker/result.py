@@ -1,19 +1,197 @@
-"""What a check found: plain data shared by the properties, the reporters and the CLI."""
+"""What a check found, as plain data shared by the properties, the reporters and the CLI.
+
+A counterexample is a tuple of TraceSteps (who did what where, and its effects as records);
+the final situation of a violation is records too (stuck processes, dirty elements). Text
+and JSON are renderings of these records (checker/report.py), never the other way round.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from model.errors import Span
+
 PROPERTIES = ("deadlock", "lost_notification", "assertion", "overflow", "error", "dirty_exit")
+STOP_REASONS = ("max_states", "timeout", "memory", "interrupted", "local_steps", "solver", "fail_fast")
+
+
+@dataclass(frozen=True)
+class ProcessRef:
+    kind: str  # "host" | "kernel" | "hosts" (the joint host_barrier step)
+    rank: int | None
+    block: int | None
+    name: str  # "host 1", "rank 1 block 0", "all hosts"
+
+
+@dataclass(frozen=True)
+class ElementRef:
+    signal: str
+    index: tuple[int, ...]
+    rank: int
+
+    @property
+    def name(self) -> str:
+        return self.signal + "".join(f"[{i}]" for i in self.index) + f"@{self.rank}"
+
+
+# ---------------------------------------------------------------- effects of a step
+
+
+@dataclass(frozen=True)
+class Write:
+    element: ElementRef
+    old: int
+    new: int
+    kind = "write"
+
+    @property
+    def text(self) -> str:
+        same = " (same value)" if self.old == self.new else ""
+        return f"{self.element.name}: {self.old} -> {self.new}{same}"
+
+
+@dataclass(frozen=True)
+class Read:
+    element: ElementRef
+    value: int
+    cmp: str
+    operand: int
+    holds: bool
+    kind = "read"
+
+    @property
+    def text(self) -> str:
+        verdict = "holds" if self.holds else "fails"
+        return f"reads {self.element.name} = {self.value} ({self.cmp} {self.operand} {verdict})"
+
+
+@dataclass(frozen=True)
+class Started:
+    rank: int
+    blocks: int
+    kind = "start"
+
+    @property
+    def text(self) -> str:
+        return f"starts {self.blocks} kernel block(s) of rank {self.rank}"
+
+
+@dataclass(frozen=True)
+class Joined:
+    rank: int
+    kind = "join"
+
+    @property
+    def text(self) -> str:
+        return "all kernel blocks returned"
+
+
+@dataclass(frozen=True)
+class BarrierPassed:
+    kind = "barrier"
+
+    @property
+    def text(self) -> str:
+        return "every host passes the barrier"
+
+
+@dataclass(frozen=True)
+class Overwrote:
+    """A Set or reset replaced a notification that these readers had not read."""
+
+    element: ElementRef
+    old: int
+    new: int
+    readers: tuple[str, ...]
+    kind = "overwrite"
+
+    @property
+    def text(self) -> str:
+        return f"overwrites the unread value {self.old} of {self.element.name} (not read by {', '.join(self.readers)})"
+
+
+@dataclass(frozen=True)
+class Faulted:
+    property: str  # "assertion" | "error" | "overflow"
+    process: str
+    message: str
+    span: Span
+    kind = "fault"
+
+    @property
+    def text(self) -> str:
+        return f"{self.property} in {self.process}: {self.message} (at {self.span})"
+
+
+Effect = Write | Read | Started | Joined | BarrierPassed | Overwrote | Faulted
 
 
 @dataclass(frozen=True)
 class TraceStep:
     step: int
-    process: str
-    location: str
+    actor: ProcessRef
+    span: Span
     statement: str
-    effects: tuple[str, ...]
+    effects: tuple[Effect, ...]
+
+    @property
+    def process(self) -> str:
+        return self.actor.name
+
+    @property
+    def location(self) -> str:
+        return str(self.span)
+
+
+# ---------------------------------------------------------------- final situations
+
+
+@dataclass(frozen=True)
+class StuckProcess:
+    actor: ProcessRef
+    span: Span
+    statement: str
+    waits: str  # "wait" | "test" | "join" | "barrier" | "spin" | "fault" | "other"
+    cmp: str | None = None
+    operand: int | None = None
+    elements: tuple[tuple[ElementRef, int], ...] = ()
+    missing: tuple[str, ...] = ()  # hosts a barrier waits for
+    message: str | None = None
+    kind = "stuck"
+
+    @property
+    def text(self) -> str:
+        where = f"{self.actor.name} at {self.span}"
+        if self.waits == "spin":
+            return f"{where}: spins forever in a local loop with no signal operation"
+        if self.waits == "fault":
+            return f"{where}: {self.statement}: {self.message}"
+        if self.waits in ("wait", "test"):
+            shown = ", ".join(f"{e.name} = {v}" for e, v in self.elements[:16])
+            more = f", ... ({len(self.elements)} elements)" if len(self.elements) > 16 else ""
+            verb = "waits" if self.waits == "wait" else "polls"
+            return f"{where}: {self.statement} {verb} for {CMP_TEXT[self.cmp]} {self.operand}; now {shown}{more}"
+        if self.waits == "join":
+            return f"{where}: {self.statement} waits for rank {self.actor.rank}'s kernel blocks to return"
+        if self.waits == "barrier":
+            return f"{where}: host_barrier waits for {', '.join(self.missing)}"
+        return f"{where}: {self.statement}"
+
+
+@dataclass(frozen=True)
+class DirtyElement:
+    element: ElementRef
+    value: int
+    initial: int
+    kind = "dirty"
+
+    @property
+    def text(self) -> str:
+        return f"{self.element.name} = {self.value} (initially {self.initial})"
+
+
+CMP_TEXT = {"EQ": "==", "NE": "!=", "GT": ">", "GE": ">=", "LT": "<", "LE": "<="}
+Situation = StuckProcess | DirtyElement
 
 
 @dataclass(frozen=True)
@@ -21,7 +199,16 @@ class Violation:
     property: str
     message: str
     trace: tuple[TraceStep, ...]
-    situation: tuple[str, ...] = ()  # the final situation (stuck processes, dirty signals, ...)
+    situation: tuple[Situation, ...] = ()  # the final situation (stuck processes, dirty signals)
+    span: Span | None = None  # the statement that blocks, erases or fails
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Why a run stopped before its verdict was settled over the whole state space."""
+
+    reason: str  # one of STOP_REASONS
+    detail: str
 
 
 @dataclass(frozen=True)
@@ -36,11 +223,11 @@ class Stats:
 class Result:
     spec: str
     params: dict[str, int]
-    violations: list[Violation]
-    expected: tuple[str, ...]
-    stats: Stats
-    stop: str | None = None  # why the run stopped early: the verdict is then inconclusive
-    notes: list[str] = field(default_factory=list)
+    violations: list[Violation] = field(default_factory=list)
+    expected: tuple[str, ...] = ()
+    stats: Stats = field(default_factory=lambda: Stats(0, 0, 0.0))
+    stop: Stop | None = None  # the verdict is then inconclusive (or fail, for fail_fast)
+    error: str | None = None  # a spec or usage error (rendered): nothing was checked
 
     @property
     def violated(self) -> list[str]:
@@ -49,8 +236,11 @@ class Result:
     @property
     def status(self) -> str:
         """pass: exactly the expected properties are violated, over the whole state space;
-        fail: they differ; inconclusive: a limit stopped the run first (whatever was found
-        so far, which is still reported)."""
-        if self.stop is not None:
+        fail: they differ (with fail_fast: an unexpected violation was found); inconclusive:
+        a limit stopped the run first (whatever was found so far, which is still reported);
+        error: the spec could not be checked."""
+        if self.error is not None:
+            return "error"
+        if self.stop is not None and self.stop.reason != "fail_fast":
             return "inconclusive"
-        return "pass" if set(self.violated) == set(self.expected) else "fail"
+        return "pass" if set(self.violated) == set(self.expected) and self.stop is None else "fail"

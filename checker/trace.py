@@ -1,9 +1,14 @@
-"""Counterexample traces rebuilt from the explorer's predecessor pointers. Entry: `rebuild`."""
+"""Counterexample traces: the steps from the initial state to a target, rebuilt from the
+explorer's predecessor pointers by taking those steps again (the step records say what each
+did), and rendered as result records. Entry points: `steps_to`, `trace_of`."""
 
 from __future__ import annotations
 
 from checker.explore import Exploration
-from checker.result import TraceStep
+from checker.result import (BarrierPassed, ElementRef, Faulted, Joined, Overwrote, ProcessRef, Read, Started,
+                            TraceStep, Write)
+from model import ir
+from model.system import Fault, Overwrite
 
 
 def path_to(ex: Exploration, target: int) -> list[int]:
@@ -16,16 +21,53 @@ def path_to(ex: Exploration, target: int) -> list[int]:
     return path
 
 
-def rebuild(system, ex: Exploration, target: int, last: tuple[int, int] | None = None):
-    """The steps from the initial state to `target`, then `last` = (step, next index) if given.
-    Returns (trace steps, the states along it)."""
-    path = path_to(ex, target)
-    edges = [(path[k], ex.step[path[k + 1]], path[k + 1]) for k in range(len(path) - 1)]
+def steps_to(system, ex: Exploration, target: int, last: int | None = None) -> list:
+    """The Step records from the initial state to `target`, then the step `last` from there."""
+    path = path_to(ex, target) if target >= 0 else []
+    out = []
+    for a, b in zip(path, path[1:]):
+        step = system.step(ex.states[a], ex.label[b])
+        if step is None or step.next != ex.states[b]:
+            raise AssertionError("a stored predecessor link is not a step")
+        out.append(step)
     if last is not None:
-        edges.append((target, last[0], last[1]))
-    steps = []
-    for n, (a, label, b) in enumerate(edges, 1):
-        info = system.describe(ex.states[a], label, ex.states[b])
-        steps.append(TraceStep(n, info.process, str(info.span), info.statement, info.effects))
-    states = [ex.states[path[0]]] + [ex.states[b] for _, _, b in edges]
-    return tuple(steps), states
+        out.append(system.step(ex.states[target], last))
+    return out
+
+
+def process_ref(system, i: int) -> ProcessRef:
+    p = system.process(i)
+    return ProcessRef(p.kind, p.rank, p.block, p.name)
+
+
+def element_ref(system, pos: int) -> ElementRef:
+    e = system.element(pos)
+    return ElementRef(e.signal, e.index, e.rank)
+
+
+def trace_of(system, steps) -> tuple[TraceStep, ...]:
+    return tuple(_trace_step(system, n, step) for n, step in enumerate(steps, 1))
+
+
+def _trace_step(system, n: int, step) -> TraceStep:
+    ins = step.instr
+    effects: list = []
+    if isinstance(ins, ir.READ_INSTRS):
+        effects += [Read(element_ref(system, pos), value, ins.cmp, operand, holds)
+                    for pos, value, operand, holds in step.reads]
+    if step.process == -1:
+        effects.append(BarrierPassed())
+    elif isinstance(ins, ir.Launch):
+        effects.append(Started(step.process, system.B))
+    elif isinstance(ins, ir.Join):
+        effects.append(Joined(step.process))
+    for pos, old, new in step.writes:
+        if old != new or not isinstance(ins, ir.Reset):
+            effects.append(Write(element_ref(system, pos), old, new))
+    for ev in step.events:
+        if isinstance(ev, Overwrite):
+            readers = tuple(system.reader_process(r) for r in ev.readers)
+            effects.append(Overwrote(element_ref(system, ev.position), ev.old, ev.new, readers))
+        elif isinstance(ev, Fault):
+            effects.append(Faulted(ev.kind, system.process_name(ev.process), ev.message, ev.span))
+    return TraceStep(n, process_ref(system, step.process), ins.span, ins.text, tuple(effects))

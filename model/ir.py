@@ -1,22 +1,93 @@
-"""Program IR: each process is a tuple of instructions with spans; expressions are compiled
-to closures `fn(locals, ctx)` with ctx = (rank, block, launch_id)."""
+"""The typed program IR: plain frozen data, every node with its span; the whole Program pickles.
+
+Three layers, each produced by one pass:
+- expressions and signal views (`Expr`, `View`), built by the semantic checks (model/check.py);
+- structured statements (`Stmt`: If, Loop, ...), the checked form of a process body, which a
+  second frontend can emit too;
+- flat instructions (`Instr`: one class per kind), produced by lowering (model/lower.py).
+  `Jump`/`Branch` targets are instruction indices; visible instructions (signal operations
+  and host coordination) are the steps of the transition system, the others run invisibly.
+
+Executable closures are built from this IR in one place, model/compile.py.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import ClassVar, Union
 
 from model.errors import Span
 
-# Opcodes. Local ones run invisibly between visible steps.
-ASSIGN, JUMP, BRANCH, ASSERT, RETURN = range(5)
-NOTIFY, WAIT, TEST, RESET, LAUNCH, JOIN, BARRIER = range(10, 17)
-VISIBLE_FROM = NOTIFY
-
 SET, ATOMIC_ADD = "Set", "AtomicAdd"
+NOTIFY_OPS = (SET, ATOMIC_ADD)
 CMPS = ("EQ", "NE", "GT", "GE", "LT", "LE")
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+BUILTINS = ("rank", "block", "launch_id")
 
-Fn = Callable[[list, tuple], int]
+# ---------------------------------------------------------------- expressions
+
+
+@dataclass(frozen=True, slots=True)
+class Const:
+    value: int
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Local:
+    slot: int
+    name: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Builtin:
+    """`rank`, `block` or `launch_id` of the running process."""
+
+    name: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Unary:
+    op: str  # "-" | "!" | "~" | "bool" (C's normalization to 0/1)
+    operand: "Expr"
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Binary:
+    op: str  # + - * / % << >> & | ^ == != < <= > >= && || min max
+    left: "Expr"
+    right: "Expr"
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Select:
+    """`test ? then : orelse`."""
+
+    test: "Expr"
+    then: "Expr"
+    orelse: "Expr"
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class TestExpr:
+    """A TTEST inside an expression of a structured statement; lowering hoists it into a
+    `Test` instruction, so flat code never contains one."""
+
+    view: "View"
+    value: "Expr"
+    cmp: str
+    span: Span
+    text: str
+
+
+Expr = Union[Const, Local, Builtin, Unary, Binary, Select, TestExpr]
+
+# ---------------------------------------------------------------- signal views
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,37 +99,262 @@ class SignalInfo:
     size: int
     span: Span
 
-    def element_name(self, flat: int) -> str:
+    def index_of(self, flat: int) -> tuple[int, ...]:
         idx = []
         for d in reversed(self.dims):
             idx.append(flat % d)
             flat //= d
-        return self.name + "".join(f"[{i}]" for i in reversed(idx))
+        return tuple(reversed(idx))
+
+    def element_name(self, flat: int) -> str:
+        return self.name + "".join(f"[{i}]" for i in self.index_of(flat))
+
+
+@dataclass(frozen=True, slots=True)
+class Index:
+    expr: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Slice:
+    start: Expr | None
+    stop: Expr | None
+    step: Expr | None
+    span: Span
 
 
 @dataclass(frozen=True, slots=True)
 class View:
-    """A compiled signal view: `elements(L, ctx)` -> (rank or None for own, flat offsets)."""
+    """Elements of a signal in row-major order: one selector per leading dimension (the
+    others are whole), on rank `at` (None: the own rank)."""
 
     signal: SignalInfo
-    elements: Callable[[list, tuple], tuple[int | None, tuple[int, ...]]]
-    remote: bool  # written with '@'
+    selectors: tuple[Index | Slice, ...]
+    at: Expr | None
+    span: Span
+
+
+# ---------------------------------------------------------------- structured statements
 
 
 @dataclass(frozen=True, slots=True)
-class Instr:
-    op: int
+class SAssign:
+    """`int x = e;`, `x = e;`, `x += e;` ... (the checker has folded the operator in)."""
+
+    slot: int
+    value: Expr
     span: Span
     text: str
-    a: Any = None  # ASSIGN: slot; JUMP: target; BRANCH/ASSERT: cond fn; NOTIFY/WAIT/TEST/RESET: View
-    b: Any = None  # ASSIGN: value fn; BRANCH: target when false; NOTIFY/WAIT/TEST: value fn
-    c: Any = None  # NOTIFY: op; WAIT/TEST: cmp
-    d: Any = None  # TEST: destination slot
-    keep: tuple[bool, ...] = ()  # visible instrs: which local slots are in scope here
+
+
+@dataclass(frozen=True, slots=True)
+class SIf:
+    cond: Expr
+    then: "Stmt"
+    orelse: "Stmt | None"
+    span: Span
+    text: str  # the condition's text
+
+
+@dataclass(frozen=True, slots=True)
+class SLoop:
+    """`while (cond) body` or the loop part of a `for` (its init is a statement before it)."""
+
+    cond: Expr
+    body: "Stmt"
+    update: "SAssign | None"
+    span: Span
+    text: str  # the condition's text
+
+
+@dataclass(frozen=True, slots=True)
+class SBlock:
+    body: tuple["Stmt", ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class SJump:
+    kind: str  # "break" | "continue" | "return"
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class SAssert:
+    cond: Expr
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SNotify:
+    view: View
+    value: Expr
+    op: str
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SWait:
+    view: View
+    value: Expr
+    cmp: str
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SEval:
+    """An expression statement: a TTEST whose result is dropped still reads."""
+
+    expr: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class SLaunch:
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SReset:
+    view: View
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SHostBarrier:
+    span: Span
+    text: str
+
+
+Stmt = Union[SAssign, SIf, SLoop, SBlock, SJump, SAssert, SNotify, SWait, SEval, SLaunch, SReset, SHostBarrier]
+
+# ---------------------------------------------------------------- flat instructions
+
+
+@dataclass(frozen=True, slots=True)
+class Assign:
+    slot: int
+    value: Expr
+    span: Span
+    text: str
+    visible: ClassVar[bool] = False
+
+
+@dataclass(frozen=True, slots=True)
+class Jump:
+    target: int
+    span: Span
+    text: str
+    visible: ClassVar[bool] = False
+
+
+@dataclass(frozen=True, slots=True)
+class Branch:
+    """Go on when `cond` holds, else jump to `target`."""
+
+    cond: Expr
+    target: int
+    span: Span
+    text: str
+    visible: ClassVar[bool] = False
+
+
+@dataclass(frozen=True, slots=True)
+class Assert:
+    cond: Expr
+    span: Span
+    text: str
+    visible: ClassVar[bool] = False
+
+
+@dataclass(frozen=True, slots=True)
+class Return:
+    span: Span
+    text: str = "return"
+    visible: ClassVar[bool] = False
+
+
+@dataclass(frozen=True, slots=True)
+class Notify:
+    view: View
+    value: Expr
+    op: str
+    span: Span
+    text: str
+    visible: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    view: View
+    value: Expr
+    cmp: str
+    span: Span
+    text: str
+    visible: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class Test:
+    """One pass of TTEST reads; the result (0 or 1) goes to local `dest`."""
+
+    view: View
+    value: Expr
+    cmp: str
+    dest: int
+    span: Span
+    text: str
+    visible: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class Reset:
+    view: View
+    span: Span
+    text: str
+    visible: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class Launch:
+    """Start this rank's kernel on all its blocks (the host then stands at the `Join`)."""
+
+    span: Span
+    text: str
+    visible: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """The host continues once all blocks of its launch have returned."""
+
+    span: Span
+    text: str
+    visible: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class HostBarrier:
+    span: Span
+    text: str
+    visible: ClassVar[bool] = True
+
+
+Instr = Union[Assign, Jump, Branch, Assert, Return, Notify, Wait, Test, Reset, Launch, Join, HostBarrier]
+SIGNAL_INSTRS = (Notify, Wait, Test, Reset)  # the instructions with a view
+READ_INSTRS = (Wait, Test)
 
 
 @dataclass(frozen=True, slots=True)
 class Code:
+    """The flat code of the kernel or of the host."""
+
     instrs: tuple[Instr, ...]
     nslots: int
     slot_names: tuple[str, ...]

@@ -1,9 +1,20 @@
 """A deliberately plain reference checker for the differential tests.
 
-It shares nothing with `checker/`: the single steps come from `model.System`, and everything
-else (the reachable graph, the properties of section 5 of the contract, shortest
-counterexample lengths) is recomputed here on a networkx graph, written for clarity and
-not for speed. Only for small state spaces.
+It shares nothing with `checker/` and nothing with `model/analysis.py`: the single steps come
+from `model.System` (its Step records), and everything else is recomputed here, written for
+clarity and not for speed, only for small state spaces:
+- the reachable graph as a networkx DiGraph of *nodes* = (system state, reference ghost),
+  where the reference ghost is this module's own account of the contract's lost-notification
+  bookkeeping (section 5): per signal element, the readers its last notifications were meant
+  for that have not read it, and per rank the launches started so far;
+- the properties of section 5, with networkx primitives and plain Python (no z3): a
+  notification is lost when a Set or reset replaces it with a different value while one of
+  its pending readers can still execute a TWAIT/TTEST on that element that the old value
+  satisfies and the new one does not. "Can still execute" is decided as the checker's
+  documentation says: the reader's own code from where it stands, run on its own with every
+  TTEST outcome taken both ways and every wait completing — here by a concrete run of the IR
+  with a plain interpreter written in this file;
+- shortest counterexample lengths.
 """
 
 from __future__ import annotations
@@ -11,6 +22,9 @@ from __future__ import annotations
 from collections import deque
 
 import networkx as nx
+
+from model import cint
+from model import ir
 
 EVENT_PROPERTIES = ("assertion", "error", "overflow")
 
@@ -23,32 +37,211 @@ HOLDS = {
     "LT": lambda a, b: a < b,
     "LE": lambda a, b: a <= b,
 }
+FUTURE_LIMIT = 20_000
 
 
 class TooLarge(Exception):
     """The reachable graph has more states than the reference was asked to build."""
 
 
-class Reference:
-    """The full reachable graph of `system` and the properties it violates.
+# ---------------------------------------------------------------- a plain interpreter of one process
 
-    Graph: node = state, edge = one or more steps between two states; the edge attribute
-    `steps` lists (step, events) for each of them.
+
+class _Fault(Exception):
+    pass
+
+
+def _eval(e, L, ctx):
+    if isinstance(e, ir.Const):
+        return e.value
+    if isinstance(e, ir.Local):
+        return L[e.slot]
+    if isinstance(e, ir.Builtin):
+        return ctx[e.name]
+    if isinstance(e, ir.Unary):
+        return cint.UNARY[e.op](_eval(e.operand, L, ctx), e.span)
+    if isinstance(e, ir.Binary):
+        if e.op == "&&":
+            return int(bool(_eval(e.left, L, ctx)) and bool(_eval(e.right, L, ctx)))
+        if e.op == "||":
+            return int(bool(_eval(e.left, L, ctx)) or bool(_eval(e.right, L, ctx)))
+        return cint.BINARY[e.op](_eval(e.left, L, ctx), _eval(e.right, L, ctx), e.span)
+    if isinstance(e, ir.Select):
+        return _eval(e.then, L, ctx) if _eval(e.test, L, ctx) else _eval(e.orelse, L, ctx)
+    raise AssertionError(e)
+
+
+def _positions(view, L, ctx, own_rank, elems):
+    """The global positions a TWAIT/TTEST view reads (own rank only), or _Fault."""
+    sig = view.signal
+    idx = [[]]
+    for k, d in enumerate(sig.dims):
+        if k < len(view.selectors):
+            sel = view.selectors[k]
+            if isinstance(sel, ir.Index):
+                i = _eval(sel.expr, L, ctx)
+                if not 0 <= i < d:
+                    raise _Fault()
+                choices = [i]
+            else:
+                a = _eval(sel.start, L, ctx) if sel.start is not None else 0
+                b = _eval(sel.stop, L, ctx) if sel.stop is not None else d
+                s = _eval(sel.step, L, ctx) if sel.step is not None else 1
+                if s < 1 or not (0 <= a <= d and 0 <= b <= d) or not range(a, b, s):
+                    raise _Fault()
+                choices = list(range(a, b, s))
+        else:
+            choices = list(range(d))
+        idx = [x + [c] for x in idx for c in choices]
+    if view.at is not None and _eval(view.at, L, ctx) != own_rank:
+        raise _Fault()
+    out = []
+    for x in idx:
+        flat = 0
+        for i, d in zip(x, sig.dims):
+            flat = flat * d + i
+        out.append(own_rank * elems + sig.offset + flat)
+    return out
+
+
+def future_reads(program, code, ctx, own_rank, pc, locals_):
+    """Every (position, cmp, operand) of a TWAIT/TTEST the process may still execute from
+    (pc, locals_), run on its own: each TTEST both ways, each wait completing."""
+    start = (pc, tuple(locals_) if locals_ else (0,) * code.nslots)
+    seen = {start}
+    queue = deque([start])
+    out = set()
+    while queue:
+        pc, L = queue.popleft()
+        ins = code.instrs[pc]
+        nexts = []
+        try:
+            if isinstance(ins, ir.Assign):
+                v = _eval(ins.value, L, ctx)
+                nexts.append((pc + 1, L[:ins.slot] + (v,) + L[ins.slot + 1:]))
+            elif isinstance(ins, ir.Branch):
+                nexts.append((pc + 1 if _eval(ins.cond, L, ctx) else ins.target, L))
+            elif isinstance(ins, ir.Jump):
+                nexts.append((ins.target, L))
+            elif isinstance(ins, ir.Assert):
+                if _eval(ins.cond, L, ctx):
+                    nexts.append((pc + 1, L))
+            elif isinstance(ins, (ir.Wait, ir.Test)):
+                v = _eval(ins.value, L, ctx)
+                for p in _positions(ins.view, L, ctx, own_rank, program.elems_per_rank):
+                    out.add((p, ins.cmp, v))
+                if isinstance(ins, ir.Wait):
+                    nexts.append((pc + 1, L))
+                else:
+                    nexts += [(pc + 1, L[:ins.dest] + (t,) + L[ins.dest + 1:]) for t in (0, 1)]
+            elif not isinstance(ins, ir.Return):
+                nexts.append((pc + 1, L))
+        except (_Fault, cint.ModelError):
+            pass  # this path stops the process
+        for n in nexts:
+            if n not in seen:
+                if len(seen) > FUTURE_LIMIT:
+                    raise TooLarge("a process's own future is too large")
+                seen.add(n)
+                queue.append(n)
+    return out
+
+
+# ---------------------------------------------------------------- the reference
+
+
+class Reference:
+    """The full reachable graph of `system` (with the reference ghost) and the properties it violates.
+
+    Graph: node = (state, ghost), edge = one or more steps between two nodes; the edge
+    attribute `steps` lists (Step, lossy) for each of them.
     """
 
     def __init__(self, system, clean_exit: bool, max_states: int | None = None):
         self.system = system
+        self.program = system.program
         self.clean_exit = clean_exit
-        self.initial, self.initial_events = system.initial()
-        self.graph = self._reachable_graph(max_states)
-        self.distance = nx.single_source_shortest_path_length(self.graph, self.initial)
+        state, self.initial_events = system.initial()
+        npos = len(system.init_values)
+        self.initial = (state, ((frozenset(),) * npos, (0,) * system.R))
+        self.product = self._reachable_graph(max_states)
+        self.product_distance = nx.single_source_shortest_path_length(self.product, self.initial)
+        # deadlock, events and dirty exit are properties of the system states alone
+        self.graph = nx.DiGraph()
+        self.graph.add_node(state)
+        self.graph.add_edges_from((a[0], b[0]) for a, b in self.product.edges)
+        self.distance = nx.single_source_shortest_path_length(self.graph, state)
         self.finals = {s for s in self.graph if system.is_final(s)}
         alive = set(self.finals)
         for f in self.finals:
             alive |= nx.ancestors(self.graph, f)
         self.doomed = set(self.graph) - alive
         self.stuck = self._stuck_states()
-        self.operands = {(pos, cmp, value) for s in self.graph for pos, cmp, value, _ in system.wait_operands(s)}
+
+    # ------------------------------------------------------------ the reference ghost
+
+    def _readers_meant(self, writer: int, holder: int, launches) -> set:
+        R, B = self.system.R, self.system.B
+        launch = launches[writer] if writer < R else launches[(writer - R) // B] - 1
+        return {("host", holder)} | {("kernel", holder, b, launch) for b in range(B)}
+
+    def _me(self, i: int, launches):
+        R, B = self.system.R, self.system.B
+        if i < R:
+            return ("host", i)
+        r, b = divmod(i - R, B)
+        return ("kernel", r, b, launches[r] - 1)
+
+    def next_ghost(self, state, ghost, step):
+        """The reference ghost after `step` from (state, ghost), and whether the step lost a
+        notification (the lossy overwrites, as (position, old, new, reader))."""
+        pending, launches = ghost
+        pending = list(pending)
+        E = self.system.E
+        i = step.process
+        losses = []
+        if isinstance(step.instr, ir.Launch):
+            launches = launches[:i] + (launches[i] + 1,) + launches[i + 1:]
+        if i >= 0:
+            me = self._me(i, ghost[1])
+            for pos, *_ in step.reads:
+                pending[pos] = pending[pos] - {me}
+        for pos, old, new in step.writes:
+            holder = pos // E
+            if isinstance(step.instr, ir.Notify):
+                meant = self._readers_meant(i, holder, ghost[1])
+                if step.instr.op == ir.SET and old != new:
+                    losses += [(pos, old, new, p) for p in sorted(pending[pos]) if self.can_lose(state, ghost[1], p, pos, old, new)]
+                    pending[pos] = frozenset(meant)
+                else:
+                    pending[pos] = pending[pos] | meant
+            elif old != new:  # reset
+                losses += [(pos, old, new, p) for p in sorted(pending[pos]) if self.can_lose(state, ghost[1], p, pos, old, new)]
+                pending[pos] = frozenset()
+        return (tuple(pending), launches), losses
+
+    def can_lose(self, state, launches, reader, pos, old, new) -> bool:
+        """Whether `reader` can still execute a read of `pos` that `old` satisfies and `new` does not."""
+        system = self.system
+        R, B = system.R, system.B
+        if reader[0] == "host":
+            r = reader[1]
+            entry = state.procs[r]
+            code, ctx = self.program.host, {"rank": r}
+        else:
+            _, r, b, launch = reader
+            done = launches[r]  # launches started by rank r
+            code, ctx = self.program.kernel, {"rank": r, "block": b, "launch_id": launch}
+            if launch == done - 1:
+                entry = state.procs[R + r * B + b]
+            elif launch >= done:
+                entry = (0, 0, ())
+            else:
+                entry = None
+        if entry is None or entry[1] < 0:
+            return False
+        reads = future_reads(self.program, code, ctx, r, entry[0], entry[2])
+        return any(p == pos and HOLDS[cmp](old, v) and not HOLDS[cmp](new, v) for p, cmp, v in reads)
 
     # ------------------------------------------------------------ the graph
 
@@ -57,24 +250,31 @@ class Reference:
         g.add_node(self.initial)
         queue = deque([self.initial])
         while queue:
-            state = queue.popleft()
-            for step, nxt, events in self.system.successors(state):
+            node = queue.popleft()
+            state, ghost = node
+            for step in self.system.successors(state):
+                ghost2, losses = self.next_ghost(state, ghost, step)
+                nxt = (step.next, ghost2)
                 if nxt not in g:
                     if max_states is not None and g.number_of_nodes() >= max_states:
                         raise TooLarge(f"more than {max_states} states")
                     g.add_node(nxt)
                     queue.append(nxt)
-                if g.has_edge(state, nxt):
-                    g.edges[state, nxt]["steps"].append((step, events))
+                if g.has_edge(node, nxt):
+                    g.edges[node, nxt]["steps"].append((step, bool(losses)))
                 else:
-                    g.add_edge(state, nxt, steps=[(step, events)])
+                    g.add_edge(node, nxt, steps=[(step, bool(losses))])
         return g
 
+    def states(self) -> set:
+        """The reachable system states."""
+        return set(self.graph)
+
     def transitions(self):
-        """Every (source, step, target, events), one per step."""
-        for a, b, steps in self.graph.edges(data="steps"):
-            for step, events in steps:
-                yield a, step, b, events
+        """Every (source node, Step, target node, lossy) of the product, one per step."""
+        for a, b, steps in self.product.edges(data="steps"):
+            for step, lossy in steps:
+                yield a, step, b, lossy
 
     def _stuck_states(self) -> set:
         """Non-final states in a bottom strongly connected component of the doomed part."""
@@ -90,22 +290,12 @@ class Reference:
     def can_finish(self, state) -> bool:
         return state not in self.doomed
 
-    def is_lossy(self, event) -> bool:
-        """An ("overwrite", span, pos, old, new) event that some wait or test of the run could
-        have passed with `old` but not with `new`."""
-        _, _, pos, old, new = event
-        return any(p == pos and HOLDS[cmp](old, value) and not HOLDS[cmp](new, value)
-                   for p, cmp, value in self.operands)
-
     def _sources(self, prop: str) -> list:
-        """The source states of the transitions whose events show `prop`."""
+        """The source states (nodes, for lost_notification) of the transitions that show `prop`."""
         if prop == "lost_notification":
-            def shows(ev):
-                return ev[0] == "overwrite" and self.is_lossy(ev)
-        else:
-            def shows(ev):
-                return ev[0] == prop
-        return [a for a, _, _, events in self.transitions() if any(shows(ev) for ev in events)]
+            return [a for a, _, _, lossy in self.transitions() if lossy]
+        return [a[0] for a, step, _, _ in self.transitions() if any(getattr(ev, "kind", None) == prop
+                                                                  for ev in step.events)]
 
     def dirty_finals(self) -> list:
         return [s for s in self.finals if self.system.dirty(s)]
@@ -115,7 +305,7 @@ class Reference:
         clean_exit = self.clean_exit if clean_exit is None else clean_exit
         found = set()
         for prop in EVENT_PROPERTIES:
-            if any(ev[0] == prop for ev in self.initial_events) or self._sources(prop):
+            if any(ev.kind == prop for ev in self.initial_events) or self._sources(prop):
                 found.add(prop)
         if self.doomed:
             found.add("deadlock")
@@ -127,13 +317,14 @@ class Reference:
 
     def shortest(self, prop: str) -> int:
         """The number of steps of a shortest counterexample for a violated `prop`: the distance
-        to a nearest stuck state (deadlock), dirty final state (dirty_exit), or source of an
-        edge showing `prop` plus that edge (0 when the initial state's own events show it).
-        `prop` may also be a raw event kind such as "overwrite"."""
+        to a nearest stuck node (deadlock), dirty final node (dirty_exit), or source of an
+        edge showing `prop` plus that edge (0 when the initial state's own events show it)."""
         if prop == "deadlock":
-            return min(self.distance[s] for s in self.stuck)
+            return min(self.distance[n] for n in self.stuck)
         if prop == "dirty_exit":
-            return min(self.distance[s] for s in self.dirty_finals())
-        if prop in EVENT_PROPERTIES and any(ev[0] == prop for ev in self.initial_events):
+            return min(self.distance[n] for n in self.dirty_finals())
+        if prop in EVENT_PROPERTIES and any(ev.kind == prop for ev in self.initial_events):
             return 0
+        if prop == "lost_notification":
+            return min(self.product_distance[a] for a in self._sources(prop)) + 1
         return min(self.distance[a] for a in self._sources(prop)) + 1

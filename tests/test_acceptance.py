@@ -77,7 +77,7 @@ def test_counter_barrier_with_set_instead_of_add_deadlocks():
     assert check_text(COUNTER).violated == []
     r = check_text(COUNTER.replace("AtomicAdd", "Set"))
     assert r.violated == ["deadlock"]
-    stuck = r.violations[0].situation
+    stuck = [x.text for x in r.violations[0].situation]
     assert any("TWAIT(count, nranks - 1, GE) waits for >= 2; now count@" in line for line in stuck)
 
 

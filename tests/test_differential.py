@@ -18,7 +18,8 @@ from strategies import specs
 
 from checker.check import Options, check_program
 from checker.explore import explore
-from model import System, compile_spec, parse
+from checker.properties import Monitor
+from model import System, compile_spec, ir, parse
 
 MAX_STATES = 4000  # larger random specs are skipped (rejected), not checked
 FAST = settings(max_examples=400, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
@@ -38,28 +39,30 @@ def build_reference(program, atomic_waits: bool, max_states: int | None = MAX_ST
 def replay(ref: Reference, violation) -> None:
     """Follow the trace on the transition system; its end must violate the property."""
     system = ref.system
-    state, events = ref.initial, ref.initial_events
-    for n, step in enumerate(violation.trace, 1):
-        assert step.step == n
-        shown = (step.process, step.location, step.statement, tuple(step.effects))
+    node, events, losses = ref.initial, ref.initial_events, []
+    for n, shown in enumerate(violation.trace, 1):
+        assert shown.step == n
+        writes = tuple((e.element.name, e.old, e.new) for e in shown.effects if e.kind == "write")
         matches = []
-        for label, nxt, evs in system.successors(state):
-            info = system.describe(state, label, nxt)
-            if (info.process, str(info.span), info.statement, tuple(info.effects)) == shown:
-                matches.append((nxt, evs))
+        for step in system.successors(node[0]):
+            shown_writes = tuple((system.element(p).name, old, new) for p, old, new in step.writes
+                                 if old != new or not isinstance(step.instr, ir.Reset))
+            if (system.process_name(step.process), step.instr.span, step.instr.text, shown_writes) == \
+                    (shown.process, shown.span, shown.statement, writes):
+                matches.append(step)
         assert len(matches) == 1, f"{violation.property}: step {n} {shown} matches {len(matches)} successors"
-        state, events = matches[0]
+        ghost, losses = ref.next_ghost(node[0], node[1], matches[0])
+        node, events = (matches[0].next, ghost), matches[0].events
     prop = violation.property
     if prop == "deadlock":
-        assert not ref.can_finish(state), "the deadlock trace ends in a state that can still finish"
-        assert state in ref.stuck, "the deadlock trace does not end in a stuck state"
+        assert not ref.can_finish(node[0]), "the deadlock trace ends in a state that can still finish"
+        assert node[0] in ref.stuck, "the deadlock trace does not end in a stuck state"
     elif prop in EVENT_PROPERTIES:
-        assert any(ev[0] == prop for ev in events), f"the last step of the {prop} trace has no {prop} event"
+        assert any(getattr(ev, "kind", None) == prop for ev in events), f"the last step of the {prop} trace has no {prop} event"
     elif prop == "lost_notification":
-        assert any(ev[0] == "overwrite" and ref.is_lossy(ev) for ev in events), \
-            "the last step of the lost_notification trace overwrites no value a wait could have used"
+        assert losses, "the last step of the lost_notification trace loses no notification"
     elif prop == "dirty_exit":
-        assert ref.system.is_final(state) and ref.system.dirty(state), "the dirty_exit trace ends clean or unfinished"
+        assert system.is_final(node[0]) and system.dirty(node[0]), "the dirty_exit trace ends clean or unfinished"
     else:
         raise AssertionError(f"unknown property {prop}")
 
@@ -71,15 +74,16 @@ def agree(text: str, atomic_waits: bool = False, max_states: int | None = MAX_ST
         ref = build_reference(program, atomic_waits, max_states)
     except TooLarge:
         reject()
-    nodes = set(ref.graph)
-    transitions = sum(1 for _ in ref.transitions())
+    nodes = ref.states()
+    transitions = sum(len(ref.system.successors(s)) for s in nodes)
     expected = ref.violated()
     for order in ("bfs", "dfs"):
-        ex = explore(System(program, atomic_waits=atomic_waits), order=order)
+        system = System(program, atomic_waits=atomic_waits)
+        ex = explore(system, Monitor(system), order=order)
         assert ex.complete and set(ex.states) == nodes, f"{order}: a different reachable state set"
         result = check_program(program, "x.sig", Options(order=order, atomic_waits=atomic_waits))
         assert result.stop is None, result.stop
-        assert result.stats.states == len(nodes)
+        assert result.stats.states == len(nodes), f"{order}: a different number of reachable states"
         assert result.stats.transitions == transitions
         assert set(result.violated) == expected, f"{order}: checker {result.violated}, reference {sorted(expected)}"
         assert len(result.violations) == len(expected), "one counterexample per violated property"
@@ -98,6 +102,28 @@ def agree(text: str, atomic_waits: bool = False, max_states: int | None = MAX_ST
     return ref
 
 
+def quotient_agrees(text: str) -> None:
+    """Dead locals and the restricted ghost are exactly a quotient: the states that keep every
+    local, with their dead locals zeroed, are the states that do not; same verdicts, same
+    BFS trace lengths."""
+    program = compile_text(text)
+    full = System(program, keep_dead_locals=True)
+    ref_full = Reference(full, program.clean_exit, max_states=MAX_STATES)
+    ref = Reference(System(program), program.clean_exit, max_states=MAX_STATES)
+    projected = {_masked(ref.system, s) for s in ref_full.states()}
+    assert projected == {_masked(ref.system, s) for s in ref.states()}
+    assert ref_full.violated() == ref.violated()
+    for prop in ref.violated():
+        assert ref_full.shortest(prop) == ref.shortest(prop)
+
+
+def _masked(system, state):
+    """The protocol part of a state (no ghost) with the dead locals zeroed."""
+    procs = tuple(None if p is None else (p[0], p[1], system._mask(i < system.R, p[0], p[2]))
+                  for i, p in enumerate(state.procs))
+    return procs, state.signals, state.launches if system.program.uses_launch_id else ()
+
+
 # ---------------------------------------------------------------- random specs
 
 
@@ -111,6 +137,15 @@ def test_checker_agrees_with_reference(text):
 @given(specs())
 def test_atomic_tensor_waits_agree_with_reference(text):
     agree(text, atomic_waits=True)
+
+
+@settings(FAST, max_examples=150)
+@given(specs())
+def test_dead_locals_and_the_restricted_ghost_are_a_quotient(text):
+    try:
+        quotient_agrees(text)
+    except TooLarge:
+        reject()
 
 
 # ---------------------------------------------------------------- the reference itself, on known verdicts

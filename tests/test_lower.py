@@ -88,22 +88,37 @@ def test_default_name_host_and_expects():
     p = program("ranks 1; expect deadlock; expect error; expect deadlock; kernel {}")
     assert p.name == "s"
     assert p.expects == ("deadlock", "error")
-    assert [i.op for i in p.host.instrs] == [ir.LAUNCH, ir.JOIN, ir.RETURN]
+    assert [type(i) for i in p.host.instrs] == [ir.Launch, ir.Join, ir.Return]
     assert program("ranks 1; expect ok; kernel {}").expects == ()
 
 
 def test_ttest_is_hoisted_with_short_circuit():
     p = program("ranks 1; signal f; kernel { int n = 0; if (n > 0 && TTEST(f, 1, EQ)) n = 2; }")
-    ops = [i.op for i in p.kernel.instrs]
-    # the TTEST is only reached when n > 0: a BRANCH guards it
-    t = ops.index(ir.TEST)
-    assert ir.BRANCH in ops[:t]
+    ops = [type(i) for i in p.kernel.instrs]
+    # the TTEST is only reached when n > 0: a Branch guards it
+    t = ops.index(ir.Test)
+    assert ir.Branch in ops[:t]
 
 
-def test_out_of_scope_locals_are_not_kept():
-    p = program("ranks 1; signal f; kernel { for (int i = 0; i < 2; i++) { TWAIT(f, 0, EQ); } TWAIT(f, 0, GE); }")
-    waits = [i for i in p.kernel.instrs if i.op == ir.WAIT]
-    assert waits[0].keep[0] is True and waits[1].keep[0] is False
+def test_dead_locals_are_not_kept():
+    from model.analysis import liveness
+
+    p = program("ranks 1; signal f; kernel { for (int i = 0; i < 2; i++) { TWAIT(f, 0, EQ); } TWAIT(f, 0, GE); "
+                "int x = rank; TNOTIFY(f, x, Set); TWAIT(f, 0, GE); }")
+    live = liveness(p.kernel)
+    waits = [pc for pc, i in enumerate(p.kernel.instrs) if isinstance(i, ir.Wait)]
+    assert live[waits[0]] == {0}  # the loop counter, in the loop
+    assert live[waits[1]] == frozenset()  # after the loop
+    notify = next(pc for pc, i in enumerate(p.kernel.instrs) if isinstance(i, ir.Notify))
+    assert live[notify] == {0} and live[waits[2]] == frozenset()  # x is dead once notified
+
+
+def test_program_pickles():
+    import pickle
+
+    p = program("ranks 2; signal f[2]; host { launch; reset f; } kernel { if (TTEST(f[rank], 1, EQ) || rank > 0) "
+                "TNOTIFY(f[0] @ (rank + 1) % nranks, 1, Set); TWAIT(f[0:2], 0, GE); }")
+    assert pickle.loads(pickle.dumps(p)) == p
 
 
 def test_launch_id_use_is_tracked():

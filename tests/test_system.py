@@ -2,28 +2,27 @@
 
 from helpers import check_text, system_of, violated
 
-from model.system import BARRIER_STEP
+from model.system import BARRIER
 
 
 def test_initial_state_shape():
     s = system_of("ranks 2; blocks 3; signal f[2] = 7; kernel {}")
     state, events = s.initial()
-    procs, sig, unread, launches = state
     assert events == ()
-    assert len(procs) == 2 + 2 * 3
-    assert procs[2:] == (None,) * 6  # no kernel runs before launch
-    assert sig == (7, 7, 7, 7) and unread == 0 and launches == ()
+    assert len(state.procs) == 2 + 2 * 3
+    assert state.procs[2:] == (None,) * 6  # no kernel runs before launch
+    assert state.signals == (7, 7, 7, 7) and state.ghost == () and state.launches == ()
 
 
 def test_launch_starts_every_block_and_join_waits_for_them():
     s = system_of("ranks 1; blocks 2; signal f; kernel { TNOTIFY(f, 1, AtomicAdd); }")
     state, _ = s.initial()
-    (step, after, _), = s.successors(state)
-    assert step == 0  # host 0 launches
-    assert after[0][0] is not None and after[0][1:] != (None, None)
-    assert all(p is not None for p in after[0][1:])
+    (step,) = s.successors(state)
+    assert step.process == 0  # host 0 launches
+    after = step.next
+    assert all(p is not None for p in after.procs)
     # the host is at JOIN and cannot step while blocks run
-    assert [lab for lab, _, _ in s.successors(after)] == [1, 2]
+    assert [t.process for t in s.successors(after)] == [1, 2]
 
 
 def test_single_notify_wait_states_pinned():
@@ -60,12 +59,15 @@ def test_failed_read_restarts_the_pass():
     s = system_of("ranks 1; blocks 2; signal f[2]; kernel { if (block == 0) { TNOTIFY(f[0], 1, Set); "
                   "TNOTIFY(f[0], 0, Set); } else TWAIT(f, 1, EQ); }")
     state, _ = s.initial()
-    (_, state, _), = s.successors(state)  # launch
-    (_, state, _), = [t for t in s.successors(state) if t[0] == 1]  # block 0: f[0] = 1
-    (_, state, _), = [t for t in s.successors(state) if t[0] == 2]  # block 1 reads f[0] = 1
-    assert state[0][2][1] == 1  # next read is element 1
-    (_, state, _), = [t for t in s.successors(state) if t[0] == 2]  # reads f[1] = 0: fails
-    assert state[0][2][1] == 0  # the pass starts again at element 0
+    state = s.step(state, 0).next  # launch
+    state = s.step(state, 1).next  # block 0: f[0] = 1
+    step = s.step(state, 2)  # block 1 reads f[0] = 1
+    assert step.reads == ((0, 1, 1, True),) and step.writes == ()
+    state = step.next
+    assert state.procs[2][1] == 1  # next read is element 1
+    step = s.step(state, 2)  # reads f[1] = 0: fails
+    assert step.reads == ((1, 0, 1, False),)
+    assert step.next.procs[2][1] == 0  # the pass starts again at element 0
 
 
 def test_ttest_true_and_false_paths():
@@ -94,7 +96,7 @@ def test_bounded_polling_then_wait():
 def test_local_infinite_loop_is_a_deadlock():
     r = check_text("ranks 1; kernel { int x = 0; while (true) { x = 1 - x; } }")
     assert r.violated == ["deadlock"]
-    assert "spins forever in a local loop" in r.violations[0].situation[-1]
+    assert "spins forever in a local loop" in r.violations[0].situation[-1].text
 
 
 def test_polling_forever_is_a_deadlock_not_a_hang():
@@ -137,7 +139,7 @@ def test_launch_id_and_signals_persist_across_launches():
 def test_host_barrier_is_one_joint_step():
     s = system_of("ranks 2; host { host_barrier; } kernel {}")
     state, _ = s.initial()
-    assert [lab for lab, _, _ in s.successors(state)] == [BARRIER_STEP]
+    assert [t.process for t in s.successors(state)] == [BARRIER]
 
 
 def test_host_barrier_with_a_finished_host_deadlocks():
@@ -227,7 +229,8 @@ def test_lost_notification_message_names_writer_and_wait():
     assert "replaced f@1 = 1 with 2" in v.message
     assert "written by TNOTIFY at t.sig:3:24 (rank 0 block 0)" in v.message
     assert "the wait at t.sig:4:12 (EQ 1)" in v.message
-    assert v.trace[-1].effects == ("f@1: 1 -> 2", "overwrites the unread value 1 of f@1")
+    assert [e.text for e in v.trace[-1].effects] == [
+        "f@1: 1 -> 2", "overwrites the unread value 1 of f@1 (not read by rank 1 block 0 of launch 0)"]
 
 
 def test_solver_gives_the_smallest_witness_and_caches():

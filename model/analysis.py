@@ -1,0 +1,501 @@
+"""Static facts about a program's code, computed from the IR. Entry point: `Analysis(program)`.
+
+- Liveness: the locals each visible instruction still needs (the others are not kept in
+  states). Exact: a local is dead only if no later computation that matters or can fail
+  reads it before it is written again.
+- Instruction facts: the locals an instruction reads and writes, and the built-ins
+  (`rank`, `block`, `launch_id`) whose values flow into it through data (not control).
+- Footprints: per process context, the signal elements each instruction may read or write,
+  from an abstract interpretation of the locals (finite value sets, TOP beyond 64 values),
+  a conservative over-approximation; and for each position in the code, the elements that
+  the TWAIT/TTEST instructions still reachable in its control-flow graph may read.
+- Future reads: from a concrete local state, every TWAIT/TTEST the process may still
+  execute (TTEST outcomes taken both ways, every wait assumed to complete), with the
+  elements it reads and the values its comparison operand can take.
+
+Element sets are integer bitmasks over global positions (rank * elems_per_rank + offset).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from model import cint
+from model import ir
+from model.errors import ModelError
+
+CAP = 64  # largest value set kept before it becomes TOP
+
+
+class _Top:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "TOP"
+
+
+TOP = _Top()
+BOOL = frozenset((0, 1))
+
+
+def join(a, b):
+    if a is None:
+        return b
+    if b is None:
+        return a
+    if a is TOP or b is TOP:
+        return TOP
+    u = a | b
+    return u if len(u) <= CAP else TOP
+
+
+def _map2(op, a, b, span):
+    out = set()
+    for x in a:
+        for y in b:
+            try:
+                out.add(op(x, y, span))
+            except ModelError:
+                pass  # that combination stops the process: it yields no value
+            if len(out) > CAP:
+                return TOP
+    return frozenset(out)
+
+
+def evaluate(e: ir.Expr, env: tuple, ctx: dict):
+    """The set of values `e` may take (TOP: unknown)."""
+    if isinstance(e, ir.Const):
+        return frozenset((e.value,))
+    if isinstance(e, ir.Local):
+        return env[e.slot]
+    if isinstance(e, ir.Builtin):
+        return ctx[e.name]
+    if isinstance(e, ir.Unary):
+        a = evaluate(e.operand, env, ctx)
+        if a is TOP:
+            return BOOL if e.op in ("!", "bool") else TOP
+        return frozenset(cint.UNARY[e.op](x, e.span) for x in a)
+    if isinstance(e, ir.Binary):
+        a, b = evaluate(e.left, env, ctx), evaluate(e.right, env, ctx)
+        if a is TOP or b is TOP:
+            if e.op in ("==", "!=", "<", "<=", ">", ">=", "&&", "||"):
+                return BOOL
+            return TOP
+        if len(a) * len(b) > CAP * CAP:
+            return TOP
+        return _map2(cint.BINARY[e.op], a, b, e.span)
+    if isinstance(e, ir.Select):
+        t = evaluate(e.test, env, ctx)
+        if t is not TOP and 0 not in t:
+            return evaluate(e.then, env, ctx)
+        if t is not TOP and t <= {0}:
+            return evaluate(e.orelse, env, ctx)
+        return join(evaluate(e.then, env, ctx), evaluate(e.orelse, env, ctx))
+    raise AssertionError(f"not a flat expression: {e!r}")
+
+
+_HOLDS = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+          "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+_FLIP = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+_NEGATE = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+
+
+def refine(cond: ir.Expr, env: tuple, ctx: dict, truth: bool):
+    """`env` restricted to the paths on which `cond` is `truth`; None if there is none."""
+    if isinstance(cond, ir.Unary) and cond.op == "!":
+        return refine(cond.operand, env, ctx, not truth)
+    if isinstance(cond, ir.Unary) and cond.op == "bool":
+        return refine(cond.operand, env, ctx, truth)
+    if isinstance(cond, ir.Binary) and cond.op in ("&&", "||"):
+        both = (cond.op == "&&") == truth  # both sides take `truth`
+        if both:
+            first = refine(cond.left, env, ctx, truth)
+            return None if first is None else refine(cond.right, first, ctx, truth)
+        a = refine(cond.left, env, ctx, truth)
+        rest = refine(cond.left, env, ctx, not truth)
+        b = None if rest is None else refine(cond.right, rest, ctx, truth)
+        return join_env(a, b)
+    if isinstance(cond, ir.Local):
+        v = env[cond.slot]
+        if v is not TOP:
+            v = frozenset(x for x in v if bool(x) == truth)
+            if not v:
+                return None
+            env = env[:cond.slot] + (v,) + env[cond.slot + 1:]
+        return env
+    if isinstance(cond, ir.Binary) and cond.op in _HOLDS:
+        op = cond.op if truth else _NEGATE[cond.op]
+        for local, other, o in ((cond.left, cond.right, op), (cond.right, cond.left, _FLIP[op])):
+            if isinstance(local, ir.Local):
+                v, w = env[local.slot], evaluate(other, env, ctx)
+                if v is not TOP and w is not TOP:
+                    v = frozenset(x for x in v if any(_HOLDS[o](x, y) for y in w))
+                    if not v:
+                        return None
+                    env = env[:local.slot] + (v,) + env[local.slot + 1:]
+    value = evaluate(cond, env, ctx)
+    if value is not TOP and (0 not in value if not truth else value <= {0}):
+        return None
+    return env
+
+
+def join_env(a, b):
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return tuple(join(x, y) for x, y in zip(a, b))
+
+
+# ---------------------------------------------------------------- syntactic facts
+
+
+def expr_locals(e) -> frozenset[int]:
+    out = set()
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if x is None:
+            continue
+        if isinstance(x, ir.Local):
+            out.add(x.slot)
+        elif isinstance(x, ir.Unary):
+            stack.append(x.operand)
+        elif isinstance(x, ir.Binary):
+            stack += (x.left, x.right)
+        elif isinstance(x, ir.Select):
+            stack += (x.test, x.then, x.orelse)
+        elif isinstance(x, ir.View):
+            stack.append(x.at)
+            for sel in x.selectors:
+                stack += (sel.expr,) if isinstance(sel, ir.Index) else (sel.start, sel.stop, sel.step)
+    return frozenset(out)
+
+
+def expr_builtins(e) -> frozenset[str]:
+    out = set()
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if x is None:
+            continue
+        if isinstance(x, ir.Builtin):
+            out.add(x.name)
+        elif isinstance(x, ir.Unary):
+            stack.append(x.operand)
+        elif isinstance(x, ir.Binary):
+            stack += (x.left, x.right)
+        elif isinstance(x, ir.Select):
+            stack += (x.test, x.then, x.orelse)
+        elif isinstance(x, ir.View):
+            stack.append(x.at)
+            for sel in x.selectors:
+                stack += (sel.expr,) if isinstance(sel, ir.Index) else (sel.start, sel.stop, sel.step)
+    return frozenset(out)
+
+
+_FAULTING = {"+", "-", "*", "/", "%", "<<", ">>"}
+
+
+def can_fault(e) -> bool:
+    """Whether evaluating `e` may raise (division by zero, shift range, beyond 2^64)."""
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ir.Binary):
+            if x.op in _FAULTING:
+                return True
+            stack += (x.left, x.right)
+        elif isinstance(x, ir.Unary):
+            stack.append(x.operand)
+        elif isinstance(x, ir.Select):
+            stack += (x.test, x.then, x.orelse)
+    return False
+
+
+def operands(ins) -> tuple:
+    """The expressions and views an instruction evaluates."""
+    if isinstance(ins, ir.Assign):
+        return (ins.value,)
+    if isinstance(ins, (ir.Branch, ir.Assert)):
+        return (ins.cond,)
+    if isinstance(ins, (ir.Notify, ir.Wait, ir.Test)):
+        return (ins.view, ins.value)
+    if isinstance(ins, ir.Reset):
+        return (ins.view,)
+    return ()
+
+
+def successors(code: ir.Code, pc: int) -> tuple[int, ...]:
+    ins = code.instrs[pc]
+    if isinstance(ins, ir.Return):
+        return ()
+    if isinstance(ins, ir.Jump):
+        return (ins.target,)
+    if isinstance(ins, ir.Branch):
+        return (pc + 1, ins.target) if ins.target != pc + 1 else (pc + 1,)
+    return (pc + 1,)
+
+
+def liveness(code: ir.Code) -> tuple[frozenset[int], ...]:
+    """The locals live before each instruction."""
+    n = len(code.instrs)
+    live = [frozenset()] * n
+    changed = True
+    while changed:
+        changed = False
+        for pc in range(n - 1, -1, -1):
+            ins = code.instrs[pc]
+            out = frozenset().union(*(live[s] for s in successors(code, pc)))
+            if isinstance(ins, ir.Assign):
+                uses = expr_locals(ins.value) if ins.slot in out or can_fault(ins.value) else frozenset()
+                new = (out - {ins.slot}) | uses
+            elif isinstance(ins, ir.Test):
+                new = (out - {ins.dest}) | expr_locals(ins.view) | expr_locals(ins.value)
+            else:
+                new = out.union(*(expr_locals(x) for x in operands(ins)))
+            if new != live[pc]:
+                live[pc] = new
+                changed = True
+    return tuple(live)
+
+
+@dataclass(frozen=True)
+class InstrFacts:
+    reads: frozenset[int]  # locals read
+    writes: frozenset[int]  # locals written
+    depends: frozenset[str]  # built-ins whose values flow (by data) into what it computes
+
+
+def instr_facts(code: ir.Code) -> tuple[InstrFacts, ...]:
+    n, k = len(code.instrs), code.nslots
+    taint: list = [None] * n  # per pc: tuple of built-in sets per slot, before the instruction
+    taint[0] = (frozenset(),) * k
+    work = [0]
+    while work:
+        pc = work.pop()
+        env = taint[pc]
+        ins = code.instrs[pc]
+        if isinstance(ins, (ir.Assign, ir.Test)):
+            slot = ins.slot if isinstance(ins, ir.Assign) else ins.dest
+            flows = frozenset().union(*(_depends(x, env) for x in operands(ins)))
+            env = env[:slot] + (flows,) + env[slot + 1:]
+        for s in successors(code, pc):
+            old = taint[s]
+            new = env if old is None else tuple(a | b for a, b in zip(old, env))
+            if new != old:
+                taint[s] = new
+                work.append(s)
+    facts = []
+    for pc, ins in enumerate(code.instrs):
+        env = taint[pc] or (frozenset(),) * k
+        reads = frozenset().union(*(expr_locals(x) for x in operands(ins)))
+        writes = frozenset({ins.slot}) if isinstance(ins, ir.Assign) else (
+            frozenset({ins.dest}) if isinstance(ins, ir.Test) else frozenset())
+        depends = frozenset().union(*(_depends(x, env) for x in operands(ins)))
+        facts.append(InstrFacts(reads, writes, depends))
+    return tuple(facts)
+
+
+def _depends(x, env) -> frozenset[str]:
+    return expr_builtins(x).union(*(env[s] for s in expr_locals(x)))
+
+
+# ---------------------------------------------------------------- abstract interpretation
+
+
+def interpret(code: ir.Code, ctx: dict, pc: int, env: tuple) -> list:
+    """The abstract environment before each instruction reachable from (pc, env)."""
+    n = len(code.instrs)
+    state: list = [None] * n
+    state[pc] = env
+    visits = [0] * n
+    work = [pc]
+    while work:
+        pc = work.pop()
+        env = state[pc]
+        ins = code.instrs[pc]
+        outs = []
+        if isinstance(ins, ir.Assign):
+            v = evaluate(ins.value, env, ctx)
+            outs.append((pc + 1, env[:ins.slot] + (v,) + env[ins.slot + 1:]))
+        elif isinstance(ins, ir.Test):
+            outs.append((pc + 1, env[:ins.dest] + (BOOL,) + env[ins.dest + 1:]))
+        elif isinstance(ins, ir.Branch):
+            outs.append((pc + 1, refine(ins.cond, env, ctx, True)))
+            outs.append((ins.target, refine(ins.cond, env, ctx, False)))
+        elif isinstance(ins, ir.Assert):
+            outs.append((pc + 1, refine(ins.cond, env, ctx, True)))
+        elif isinstance(ins, ir.Jump):
+            outs.append((ins.target, env))
+        elif not isinstance(ins, ir.Return):
+            outs.append((pc + 1, env))
+        for s, e in outs:
+            if e is None:
+                continue
+            old = state[s]
+            new = join_env(old, e)
+            if new != old:
+                visits[s] += 1
+                if visits[s] > 4 * CAP:  # cannot happen with finite sets; a guard all the same
+                    new = (TOP,) * len(new)
+                state[s] = new
+                work.append(s)
+    return state
+
+
+def view_positions(view: ir.View, env: tuple, ctx: dict, own_rank: int, nranks: int, elems: int) -> int:
+    """A bitmask of the global positions `view` may name under `env`."""
+    sig = view.signal
+    dims = sig.dims
+    choices = []
+    for k, d in enumerate(dims):
+        if k >= len(view.selectors):
+            choices.append(range(d))
+            continue
+        sel = view.selectors[k]
+        if isinstance(sel, ir.Index):
+            v = evaluate(sel.expr, env, ctx)
+            choices.append(range(d) if v is TOP else sorted(i for i in v if 0 <= i < d))
+        else:
+            parts = [evaluate(x, env, ctx) if x is not None else frozenset((dflt,))
+                     for x, dflt in ((sel.start, 0), (sel.stop, d), (sel.step, 1))]
+            if any(p is TOP for p in parts) or len(parts[0]) * len(parts[1]) * len(parts[2]) > CAP:
+                choices.append(range(d))
+            else:
+                idx = set()
+                for a in parts[0]:
+                    for b in parts[1]:
+                        for s in parts[2]:
+                            if s >= 1 and 0 <= a <= d and 0 <= b <= d:
+                                idx.update(range(a, b, s))
+                choices.append(sorted(idx))
+    if view.at is None:
+        ranks = (own_rank,)
+    else:
+        v = evaluate(view.at, env, ctx)
+        ranks = range(nranks) if v is TOP else sorted(r for r in v if 0 <= r < nranks)
+    strides = []
+    acc = 1
+    for d in reversed(dims):
+        strides.append(acc)
+        acc *= d
+    strides.reverse()
+    flats = [0]
+    for c, s in zip(choices, strides):
+        flats = [f + i * s for f in flats for i in c]
+    mask = 0
+    for r in ranks:
+        base = r * elems + sig.offset
+        for f in flats:
+            mask |= 1 << (base + f)
+    return mask
+
+
+@dataclass(frozen=True)
+class Footprint:
+    reads: int  # bitmask of positions
+    writes: int
+    sets: int  # writes by Set or reset (they can replace a value)
+
+
+class Analysis:
+    """The facts of section 'Static facts' for one program, computed once (lazily per context)."""
+
+    def __init__(self, program: ir.Program):
+        self.program = program
+        self.codes = {"kernel": program.kernel, "host": program.host}
+        self.live = {k: liveness(c) for k, c in self.codes.items()}
+        self.facts = {k: instr_facts(c) for k, c in self.codes.items()}
+        self._footprints: dict = {}
+        self._reachable_reads: dict = {}
+        self._future: dict = {}
+
+    def ctx(self, kind: str, rank: int, block: int = 0, launch_id: int | None = None) -> dict:
+        if kind == "host":
+            return {"rank": frozenset((rank,))}
+        lid = TOP if launch_id is None else frozenset((launch_id,))
+        return {"rank": frozenset((rank,)), "block": frozenset((block,)), "launch_id": lid}
+
+    def contexts(self):
+        """Every (kind, rank, block) a process of the program runs in."""
+        p = self.program
+        for r in range(p.nranks):
+            yield "host", r, 0
+        for r in range(p.nranks):
+            for b in range(p.nblocks):
+                yield "kernel", r, b
+
+    def footprints(self, kind: str, rank: int, block: int = 0) -> tuple[Footprint, ...]:
+        """Per instruction, what it may touch when run by that process (any launch)."""
+        key = (kind, rank, block)
+        hit = self._footprints.get(key)
+        if hit is None:
+            code = self.codes[kind]
+            ctx = self.ctx(kind, rank, block, None if self.program.uses_launch_id else 0)
+            envs = interpret(code, ctx, 0, (frozenset((0,)),) * code.nslots)
+            hit = tuple(self._footprint(ins, env, ctx, rank) for ins, env in zip(code.instrs, envs))
+            self._footprints[key] = hit
+        return hit
+
+    def _footprint(self, ins, env, ctx, rank) -> Footprint:
+        if env is None or not isinstance(ins, ir.SIGNAL_INSTRS):
+            return Footprint(0, 0, 0)
+        p = self.program
+        m = view_positions(ins.view, env, ctx, rank, p.nranks, p.elems_per_rank)
+        if isinstance(ins, ir.READ_INSTRS):
+            return Footprint(m, 0, 0)
+        if isinstance(ins, ir.Reset) or ins.op == ir.SET:
+            return Footprint(0, m, m)
+        return Footprint(0, m, 0)
+
+    def reachable_reads(self, kind: str, rank: int, block: int = 0) -> tuple[int, ...]:
+        """Per instruction, the positions read by TWAIT/TTEST reachable from it (itself included)."""
+        key = (kind, rank, block)
+        hit = self._reachable_reads.get(key)
+        if hit is None:
+            code = self.codes[kind]
+            fps = self.footprints(kind, rank, block)
+            reach = [fp.reads for fp in fps]
+            changed = True
+            while changed:
+                changed = False
+                for pc in range(len(reach) - 1, -1, -1):
+                    m = reach[pc]
+                    for s in successors(code, pc):
+                        m |= reach[s]
+                    if m != reach[pc]:
+                        reach[pc] = m
+                        changed = True
+            hit = self._reachable_reads[key] = tuple(reach)
+        return hit
+
+    def totals(self) -> Footprint:
+        """What any process may read, write and Set/reset, over the whole program."""
+        reads = writes = sets = 0
+        for kind, r, b in self.contexts():
+            for fp in self.footprints(kind, r, b):
+                reads |= fp.reads
+                writes |= fp.writes
+                sets |= fp.sets
+        return Footprint(reads, writes, sets)
+
+    def future_reads(self, kind: str, rank: int, block: int, launch_id: int, pc: int, locals_: tuple):
+        """(positions, cmp, operand values or TOP, span) of every TWAIT/TTEST the process may
+        still execute from (pc, locals_)."""
+        key = (kind, rank, block, launch_id, pc, locals_)
+        hit = self._future.get(key)
+        if hit is None:
+            hit = self._future[key] = self._future_reads(*key)
+        return hit
+
+    def _future_reads(self, kind, rank, block, launch_id, pc, locals_):
+        code = self.codes[kind]
+        ctx = self.ctx(kind, rank, block, launch_id)
+        env = tuple(frozenset((v,)) for v in locals_) if locals_ else (frozenset((0,)),) * code.nslots
+        p = self.program
+        out = []
+        for ins, e in zip(code.instrs, interpret(code, ctx, pc, env)):
+            if e is not None and isinstance(ins, ir.READ_INSTRS):
+                m = view_positions(ins.view, e, ctx, rank, p.nranks, p.elems_per_rank)
+                out.append((m, ins.cmp, evaluate(ins.value, e, ctx), ins.span))
+        return tuple(out)

@@ -1,0 +1,559 @@
+"""Semantic checks of a parsed spec. Entry point: `check_spec`.
+
+Declarations are validated and evaluated (params with their overrides, consts, sizes,
+signals, expects); process bodies are resolved into structured IR statements (model/ir.py)
+with typed expressions and views. Every error is collected and reported together
+(SpecErrors); what comes out is a valid program for lowering (model/lower.py).
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+from model import ir
+from model import syntax as S
+from model.compile import evaluate
+from model.errors import ModelError, Span, SpecError, SpecErrors
+from model.expr import build, constant
+
+INT32_MIN, INT32_MAX = ir.INT32_MIN, ir.INT32_MAX
+MAX_RANKS = 64
+MAX_BLOCKS = 64
+MAX_PROCESSES = 256
+MAX_SIGNAL_ELEMENTS = 65536  # over all ranks
+MAX_DIMS = 5
+MAX_NESTING = 200
+VERDICTS = ("ok", "deadlock", "lost_notification", "assertion", "overflow", "error", "dirty_exit")
+CHECKS = ("clean_exit",)
+
+KERNEL_BUILTINS = ("rank", "block", "launch_id")
+HOST_BUILTINS = ("rank",)
+_NOTIFY_PREFIXES = {(), ("NotifyOp",), ("comm", "NotifyOp"), ("pto", "comm", "NotifyOp")}
+_CMP_PREFIXES = {(), ("WaitCmp",), ("comm", "WaitCmp"), ("pto", "comm", "WaitCmp")}
+
+
+@dataclass(frozen=True)
+class Body:
+    """A checked process body: structured statements and the local slots they use."""
+
+    stmts: tuple[ir.Stmt, ...]
+    nslots: int
+    slot_names: tuple[str, ...]
+    default_host: bool = False  # `host { launch; }` supplied by the checker
+
+
+@dataclass(frozen=True)
+class CheckedSpec:
+    name: str
+    file: str
+    source: str
+    params: tuple[tuple[str, int], ...]
+    nranks: int
+    nblocks: int
+    signals: tuple[ir.SignalInfo, ...]
+    elems_per_rank: int
+    kernel: Body
+    host: Body
+    kernel_span: Span
+    clean_exit: bool
+    expects: tuple[str, ...]
+    uses_launch_id: bool
+
+
+def check_spec(spec: S.Spec, overrides: dict[str, int] | None = None) -> CheckedSpec:
+    """Check a parsed spec. `overrides` are -D values (checked against the params)."""
+    return _Checker(spec, dict(overrides or {})).run()
+
+
+def source_text(source: str, span: Span) -> str:
+    """The text of a statement as written, without its trailing ';' (first line + ' ...')."""
+    lines = source.splitlines()
+    if span.line == span.end_line and 1 <= span.line <= len(lines):
+        return lines[span.line - 1][span.col - 1: span.end_col - 1].strip().rstrip(";").rstrip()
+    if 1 <= span.line <= len(lines):
+        return lines[span.line - 1][span.col - 1:].strip() + " ..."
+    return ""
+
+
+# ---------------------------------------------------------------- scopes
+
+
+@dataclass
+class _Scope:
+    """Names visible to process code: one frame per block; slots are reused by depth."""
+
+    builtins: tuple[str, ...]
+    consts: dict[str, int]
+    frames: list[dict[str, int]] = field(default_factory=lambda: [{}])
+    bools: set[int] = field(default_factory=set)
+    live: int = 0  # slots in use
+    nslots: int = 0
+    slot_names: list[str] = field(default_factory=list)
+
+    def lookup(self, name: str) -> int | None:
+        for frame in reversed(self.frames):
+            if name in frame:
+                return frame[name]
+        return None
+
+    def declare(self, name: str, is_bool: bool) -> int:
+        slot = self.live
+        self.live += 1
+        if self.live > self.nslots:
+            self.nslots = self.live
+            self.slot_names.append(name)
+        self.frames[-1][name] = slot
+        (self.bools.add if is_bool else self.bools.discard)(slot)
+        return slot
+
+    def push(self) -> None:
+        self.frames.append({})
+
+    def pop(self) -> None:
+        self.live -= len(self.frames.pop())
+
+
+class _Checker:
+    def __init__(self, spec: S.Spec, overrides: dict[str, int]):
+        self.spec = spec
+        self.file = spec.file
+        self.overrides = overrides
+        self.errors: list[SpecError] = []
+        self.consts: dict[str, int] = {}  # params and consts
+        self.signals: dict[str, ir.SignalInfo] = {}
+        self.uses_launch_id = False
+
+    def error(self, message: str, span: Span | None) -> None:
+        self.errors.append(SpecError(message, span))
+
+    def fail(self) -> SpecErrors:
+        return SpecErrors(self.errors, self.spec.source)
+
+    # ------------------------------------------------------------ declarations
+
+    def run(self) -> CheckedSpec:
+        decls = self.spec.decls
+        singles: dict[str, S.Decl] = {}
+        declared: dict[str, Span] = {}
+        expects: list[str] = []
+        checks: set[str] = set()
+        for d in decls:
+            if d.kind in ("protocol", "ranks", "blocks", "kernel", "host"):
+                if d.kind in singles:
+                    self.error(f"'{d.kind}' is declared twice (first at {singles[d.kind].span})", d.span)
+                else:
+                    singles[d.kind] = d
+            if d.kind in ("param", "const", "signal"):
+                if d.name in declared:
+                    self.error(f"'{d.name}' is declared twice (first at {declared[d.name]})", d.span)
+                    continue
+                if d.name in KERNEL_BUILTINS or d.name in ("nranks", "nblocks"):
+                    self.error(f"'{d.name}' is a built-in name and cannot be declared", d.span)
+                    continue
+                declared[d.name] = d.span
+        params = [d for d in decls if d.kind == "param"]
+        param_names = {d.name for d in params}
+        for name in self.overrides:
+            if name not in param_names:
+                hint = _suggest(name, param_names)
+                self.errors.append(SpecError(f"{name}={self.overrides[name]} (from -D or --sweep): the spec declares no "
+                                             f"param '{name}'{hint}", None, self.file))
+        # params, consts, ranks, blocks, signals, in source order of dependency:
+        # consts may only use params and earlier consts.
+        values: list[tuple[str, int]] = []
+        for d in decls:
+            if d.kind == "param" and d.name in declared and declared[d.name] == d.span:
+                v = self.overrides.get(d.name)
+                if v is None:
+                    v = self.const_eval(d.value)
+                if v is not None:
+                    self.consts[d.name] = v
+                    values.append((d.name, v))
+        for d in decls:
+            if d.kind == "const" and declared.get(d.name) == d.span:
+                v = self.const_eval(d.value)
+                if v is not None:
+                    self.consts[d.name] = v
+        nranks = self.size_decl(singles.get("ranks"), "ranks", MAX_RANKS, required=True)
+        nblocks = self.size_decl(singles.get("blocks"), "blocks", MAX_BLOCKS, required=False)
+        if nranks and nblocks and nranks * nblocks > MAX_PROCESSES:
+            self.error(f"{nranks} ranks x {nblocks} blocks is more than {MAX_PROCESSES} kernel processes",
+                       singles["blocks"].span)
+        self.nranks, self.nblocks = nranks or 1, nblocks or 1
+        offset = 0
+        for d in decls:
+            if d.kind == "signal" and declared.get(d.name) == d.span:
+                sig = self.signal_decl(d, offset, nranks or 1)
+                if sig is not None:
+                    self.signals[d.name] = sig
+                    offset += sig.size
+        for d in decls:
+            if d.kind == "check":
+                if d.name not in CHECKS:
+                    self.error(f"unknown check '{d.name}'; the only optional check is clean_exit", d.span)
+                checks.add(d.name)
+            elif d.kind == "expect":
+                if d.name not in VERDICTS:
+                    hint = _suggest(d.name, VERDICTS)
+                    self.error(f"unknown verdict '{d.name}'{hint}; expected one of {', '.join(VERDICTS)}", d.span)
+                elif d.name not in expects:
+                    expects.append(d.name)
+        if "ok" in expects and len(expects) > 1:
+            first = next(d for d in decls if d.kind == "expect" and d.name == "ok")
+            self.error("'expect ok' cannot be combined with an expected violation", first.span)
+        if "kernel" not in singles:
+            self.error("the spec has no 'kernel { ... }'", Span(self.file, 1, 1, 1, 2))
+        if self.errors:
+            raise self.fail()
+        kernel = self.body(singles["kernel"].body, kernel=True)
+        host_decl = singles.get("host")
+        host = self.body(host_decl.body if host_decl else None, kernel=False)
+        if self.errors:
+            raise self.fail()
+        stem = self.file.replace("\\", "/").rsplit("/", 1)[-1]
+        name = singles["protocol"].name if "protocol" in singles else stem.rsplit(".", 1)[0]
+        return CheckedSpec(
+            name=name, file=self.file, source=self.spec.source, params=tuple(values),
+            nranks=nranks, nblocks=nblocks, signals=tuple(sorted(self.signals.values(), key=lambda s: s.offset)),
+            elems_per_rank=offset, kernel=kernel, host=host, kernel_span=singles["kernel"].span,
+            clean_exit="clean_exit" in checks,
+            expects=tuple(sorted(expects)) if expects != ["ok"] else (), uses_launch_id=self.uses_launch_id)
+
+    def const_eval(self, e: S.Expr) -> int | None:
+        scope = _Scope(builtins=(), consts=self.consts)
+        value = self.expr(e, scope, const_only=True)
+        if value is None:
+            return None
+        try:
+            return evaluate(value)
+        except ModelError as err:
+            self.error(f"in a constant expression: {err.message}", err.span)
+            return None
+
+    def size_decl(self, d: S.Decl | None, kind: str, limit: int, required: bool) -> int | None:
+        if d is None:
+            if required:
+                self.error(f"the spec has no '{kind} N;' declaration", Span(self.file, 1, 1, 1, 2))
+                return None
+            return 1
+        v = self.const_eval(d.value)
+        if v is None:
+            return None
+        if v < 1:
+            self.error(f"{kind} must be at least 1, not {v}", d.value.span)
+            return None
+        if v > limit:
+            self.error(f"{kind} {v} is more than this checker explores (at most {limit})", d.value.span)
+            return None
+        return v
+
+    def signal_decl(self, d: S.Decl, offset: int, nranks: int) -> ir.SignalInfo | None:
+        if len(d.dims) > MAX_DIMS:
+            self.error(f"signal '{d.name}' has {len(d.dims)} dimensions; at most {MAX_DIMS} are allowed", d.span)
+            return None
+        dims = []
+        for e in d.dims:
+            v = self.const_eval(e)
+            if v is None:
+                return None
+            if v < 1:
+                self.error(f"signal dimension must be at least 1, not {v}", e.span)
+                return None
+            if v > MAX_SIGNAL_ELEMENTS:
+                self.error(f"signal dimension {v} is too large (at most {MAX_SIGNAL_ELEMENTS} elements in all)", e.span)
+                return None
+            dims.append(v)
+        size = 1
+        for v in dims:
+            size *= v
+        if (offset + size) * nranks > MAX_SIGNAL_ELEMENTS:
+            self.error(f"signal '{d.name}' brings the signal memory to {(offset + size) * nranks} elements over "
+                       f"all ranks; at most {MAX_SIGNAL_ELEMENTS} are explored", d.span)
+            return None
+        init = 0
+        if d.value is not None:
+            v = self.const_eval(d.value)
+            if v is None:
+                return None
+            if not INT32_MIN <= v <= INT32_MAX:
+                self.error(f"initial value {v} does not fit in int32", d.value.span)
+                return None
+            init = v
+        return ir.SignalInfo(d.name, tuple(dims), init, offset, size, d.span)
+
+    # ------------------------------------------------------------ process code
+
+    def body(self, block: S.Block | None, kernel: bool) -> Body:
+        consts = {**self.consts, "nranks": self.nranks}
+        if kernel:
+            consts["nblocks"] = self.nblocks
+        self.scope = _Scope(builtins=KERNEL_BUILTINS if kernel else HOST_BUILTINS, consts=consts)
+        self.kernel = kernel
+        self.loops = 0
+        self.depth = 0
+        if block is None:
+            return Body((), 0, (), default_host=True)
+        stmt = self.stmt(block)
+        stmts = stmt.body if isinstance(stmt, ir.SBlock) else ()
+        return Body(stmts, self.scope.nslots, tuple(self.scope.slot_names))
+
+    def text(self, span: Span) -> str:
+        return source_text(self.spec.source, span)
+
+    def stmt(self, st: S.Stmt) -> ir.Stmt | None:
+        self.depth += 1
+        try:
+            if self.depth > MAX_NESTING:
+                self.error(f"statements nested more than {MAX_NESTING} deep", st.span)
+                return None
+            return getattr(self, "stmt_" + type(st).__name__)(st)
+        finally:
+            self.depth -= 1
+
+    def scoped(self, st: S.Stmt) -> ir.Stmt | None:
+        self.scope.push()
+        out = self.stmt(st)
+        self.scope.pop()
+        return out
+
+    def stmt_Block(self, st: S.Block) -> ir.Stmt:
+        self.scope.push()
+        out = []
+        for s in st.body:
+            x = self.stmt(s)
+            if x is not None:
+                out.append(x)
+            if len(self.errors) > 50:
+                break
+        self.scope.pop()
+        return ir.SBlock(tuple(out), st.span)
+
+    def stmt_VarDecl(self, st: S.VarDecl) -> ir.Stmt | None:
+        value = self.rvalue(st.init)
+        if not self.declarable(st.name, st.span):
+            return None
+        slot = self.scope.declare(st.name, st.type == "bool")
+        if value is None:
+            return None
+        if st.type == "bool":
+            value = ir.Unary("bool", value, value.span)
+        return ir.SAssign(slot, value, st.span, self.text(st.span))
+
+    def declarable(self, name: str, span: Span) -> bool:
+        if name in self.scope.builtins or name in ("nranks", "nblocks", "block", "launch_id"):
+            self.error(f"'{name}' is a built-in name and cannot be declared", span)
+        elif name in self.consts:
+            self.error(f"'{name}' is already a param or const", span)
+        elif name in self.signals:
+            self.error(f"'{name}' is already a signal", span)
+        elif name in self.scope.frames[-1]:
+            self.error(f"'{name}' is already declared in this block", span)
+        else:
+            return True
+        return False
+
+    def stmt_Assign(self, st: S.Assign) -> ir.Stmt | None:
+        value = self.rvalue(st.value)
+        slot = self.scope.lookup(st.name)
+        if slot is None:
+            self.name_error(st.name, st.span, assigning=True)
+            return None
+        if value is None:
+            return None
+        if st.op in ("+=", "-="):
+            value = ir.Binary(st.op[0], ir.Local(slot, st.name, st.span), value, st.span)
+        if slot in self.scope.bools:
+            value = ir.Unary("bool", value, value.span)
+        return ir.SAssign(slot, value, st.span, self.text(st.span))
+
+    def stmt_If(self, st: S.If) -> ir.Stmt | None:
+        cond = self.rvalue(st.cond)
+        then = self.scoped(st.then)
+        orelse = self.scoped(st.orelse) if st.orelse is not None else None
+        if cond is None:
+            return None
+        return ir.SIf(cond, then or ir.SBlock((), st.then.span), orelse, st.span, self.text(st.cond.span))
+
+    def loop(self, st: S.While | S.For, update: S.Assign | None) -> ir.Stmt | None:
+        cond = self.rvalue(st.cond)
+        if cond is None:
+            return None
+        self.loops += 1
+        body = self.scoped(st.body)
+        self.loops -= 1
+        upd = self.stmt(update) if update is not None else None
+        return ir.SLoop(cond, body or ir.SBlock((), st.body.span), upd, st.span, self.text(st.cond.span))
+
+    def stmt_While(self, st: S.While) -> ir.Stmt | None:
+        return self.loop(st, None)
+
+    def stmt_For(self, st: S.For) -> ir.Stmt | None:
+        self.scope.push()
+        init = self.stmt(st.init)
+        loop = self.loop(st, st.update)
+        self.scope.pop()
+        return ir.SBlock(tuple(s for s in (init, loop) if s is not None), st.span)
+
+    def stmt_Jump(self, st: S.Jump) -> ir.Stmt | None:
+        if st.kind != "return" and not self.loops:
+            self.error(f"'{st.kind}' outside a loop", st.span)
+            return None
+        return ir.SJump(st.kind, st.span)
+
+    def stmt_Assert(self, st: S.Assert) -> ir.Stmt | None:
+        cond = self.rvalue(st.cond)
+        return None if cond is None else ir.SAssert(cond, st.span, self.text(st.span))
+
+    def stmt_Notify(self, st: S.Notify) -> ir.Stmt | None:
+        op = self.op_name(st.op, _NOTIFY_PREFIXES, ir.NOTIFY_OPS, "notify op")
+        value = self.rvalue(st.value)
+        view = self.view(st.ref, single=True)
+        if op is None or value is None or view is None:
+            return None
+        c = constant(value)
+        if c is not None and not INT32_MIN <= c <= INT32_MAX:
+            self.error(f"{op} value {c} does not fit in int32", st.value.span)
+            return None
+        return ir.SNotify(view, value, op, st.span, self.text(st.span))
+
+    def stmt_Wait(self, st: S.Wait) -> ir.Stmt | None:
+        cmp = self.op_name(st.cmp, _CMP_PREFIXES, ir.CMPS, "comparison")
+        value = self.rvalue(st.value)
+        view = self.view(st.view, single=False)
+        if cmp is None or value is None or view is None or not self.int32_operand(value, st.value):
+            return None
+        return ir.SWait(view, value, cmp, st.span, self.text(st.span))
+
+    def int32_operand(self, value: ir.Expr, e: S.Expr) -> bool:
+        c = constant(value)
+        if c is not None and not INT32_MIN <= c <= INT32_MAX:
+            self.error(f"comparison value {c} does not fit in int32", e.span)
+            return False
+        return True
+
+    def stmt_ExprStmt(self, st: S.ExprStmt) -> ir.Stmt | None:
+        value = self.rvalue(st.expr)  # a TTEST whose result is dropped still reads
+        return None if value is None else ir.SEval(value, st.span)
+
+    def stmt_PipeBarrier(self, st: S.PipeBarrier) -> None:
+        return None  # no effect in the base model
+
+    def host_only(self, what: str, span: Span) -> bool:
+        if self.kernel:
+            self.error(f"'{what}' is a host statement; it cannot appear in the kernel", span)
+            return False
+        return True
+
+    def stmt_Launch(self, st: S.Launch) -> ir.Stmt | None:
+        return ir.SLaunch(st.span, self.text(st.span)) if self.host_only("launch", st.span) else None
+
+    def stmt_Reset(self, st: S.Reset) -> ir.Stmt | None:
+        if not self.host_only("reset", st.span):
+            return None
+        view = self.view(st.view, single=False)
+        return None if view is None else ir.SReset(view, st.span, self.text(st.span))
+
+    def stmt_HostBarrier(self, st: S.HostBarrier) -> ir.Stmt | None:
+        if self.host_only("host_barrier", st.span):
+            return ir.SHostBarrier(st.span, self.text(st.span))
+        return None
+
+    # ------------------------------------------------------------ ops and views
+
+    def op_name(self, op: S.OpName, prefixes, choices, what: str) -> str | None:
+        *prefix, last = op.parts
+        if tuple(prefix) in prefixes and last in choices:
+            return last
+        hint = _suggest(last, choices)
+        self.error(f"unknown {what} '{'::'.join(op.parts)}'{hint}; expected one of {', '.join(choices)}", op.span)
+        return None
+
+    def view(self, v: S.SigView, single: bool) -> ir.View | None:
+        sig = self.signals.get(v.name)
+        if sig is None:
+            if self.scope.lookup(v.name) is not None or v.name in self.consts:
+                self.error(f"'{v.name}' is not a signal", v.span)
+            else:
+                self.error(f"undeclared signal '{v.name}'{_suggest(v.name, self.signals)}", v.span)
+            return None
+        if len(v.selectors) > len(sig.dims):
+            self.error(f"signal '{v.name}' has {len(sig.dims)} dimension(s) but {len(v.selectors)} are indexed",
+                       v.span)
+            return None
+        if single and (len(v.selectors) < len(sig.dims) or any(isinstance(s, S.Slice) for s in v.selectors)):
+            self.error(f"TNOTIFY writes one signal element, but this view of '{v.name}' can hold several "
+                       f"(the hardware would write element 0 only): index each of the {len(sig.dims)} "
+                       f"dimension(s) of '{v.name}' with a single index", v.span)
+            return None
+        selectors: list[ir.Index | ir.Slice] = []
+        for sel in v.selectors:
+            if isinstance(sel, S.Index):
+                e = self.expr(sel.expr, self.scope)
+                if e is None:
+                    return None
+                selectors.append(ir.Index(e, sel.span))
+            else:
+                parts = [self.expr(x, self.scope) if x is not None else None for x in (sel.start, sel.stop, sel.step)]
+                if any(x is not None and p is None for x, p in zip((sel.start, sel.stop, sel.step), parts)):
+                    return None
+                selectors.append(ir.Slice(*parts, sel.span))
+        at = None
+        if v.at is not None:
+            at = self.expr(v.at, self.scope)
+            if at is None:
+                return None
+        return ir.View(sig, tuple(selectors), at, v.span)
+
+    # ------------------------------------------------------------ expressions
+
+    def rvalue(self, e: S.Expr) -> ir.Expr | None:
+        """An expression of process code; TTESTs are allowed (lowering hoists them)."""
+        return self.expr(e, self.scope, test=self.ttest)
+
+    def ttest(self, e: S.Test) -> ir.Expr | None:
+        cmp = self.op_name(e.cmp, _CMP_PREFIXES, ir.CMPS, "comparison")
+        value = self.rvalue(e.value)
+        view = self.view(e.view, single=False)
+        if cmp is None or value is None or view is None or not self.int32_operand(value, e.value):
+            return None
+        return ir.TestExpr(view, value, cmp, e.span, self.text(e.span))
+
+    def name_error(self, name: str, span: Span, assigning: bool = False) -> None:
+        if assigning and (name in self.consts or name in self.scope.builtins or name in ("nranks", "nblocks")):
+            self.error(f"'{name}' is read-only", span)
+        elif name in self.signals:
+            self.error(f"signal '{name}' can only be used in TNOTIFY, TWAIT, TTEST or reset", span)
+        elif name in ("block", "nblocks", "launch_id") and not self.kernel:
+            self.error(f"'{name}' is only available in the kernel", span)
+        else:
+            known = set(self.scope.consts) | set(self.scope.builtins) | {n for f in self.scope.frames for n in f}
+            self.error(f"undeclared name '{name}'{_suggest(name, known)}", span)
+
+    def expr(self, e: S.Expr, scope: _Scope, const_only: bool = False, test=None) -> ir.Expr | None:
+        """Names resolve to consts, then (in process code) locals and built-ins."""
+
+        def resolve(n: S.Name) -> ir.Expr | None:
+            if n.id in scope.consts:
+                return ir.Const(scope.consts[n.id], n.span)
+            slot = None if const_only else scope.lookup(n.id)
+            if slot is not None:
+                return ir.Local(slot, n.id, n.span)
+            if not const_only and n.id in scope.builtins:
+                if n.id == "launch_id":
+                    self.uses_launch_id = True
+                return ir.Builtin(n.id, n.span)
+            if not const_only:
+                self.name_error(n.id, n.span)
+            elif n.id in self.signals:
+                self.error(f"signal '{n.id}' cannot be used in a constant expression", n.span)
+            else:
+                self.error(f"'{n.id}' is not a param or an earlier const{_suggest(n.id, scope.consts)}", n.span)
+            return None
+
+        return build(e, resolve, self.error, MAX_NESTING, test)
+
+
+def _suggest(name: str, choices) -> str:
+    close = difflib.get_close_matches(name, sorted(choices), n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""

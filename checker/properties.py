@@ -141,7 +141,8 @@ class Monitor:
                 message = "no process can take a step, but the run has not finished"
             else:
                 message = "the remaining processes can only spin forever: the run can never finish"
-            return Violation("deadlock", message, trace, situation, situation[0].span if situation else None)
+            blocking = [x for x in situation if x.waits != "join"] or situation  # a launch waits for the others
+            return Violation("deadlock", message, trace, situation, blocking[0].span if blocking else None)
         dirty = system.dirty(state)
         situation = tuple(DirtyElement(element_ref(system, p), v, init) for p, v, init in dirty[:32])
         message = f"every host finished, but {len(dirty)} signal element(s) differ from their initial values"

@@ -87,12 +87,18 @@ def _data(x) -> object:
         return {"element": x.name, "signal": x.signal, "index": list(x.index), "rank": x.rank}
     if isinstance(x, ProcessRef):
         return {"kind": x.kind, "rank": x.rank, "block": x.block}
+    if isinstance(x, tuple) and len(x) == 2 and isinstance(x[0], ElementRef):  # (element, its value)
+        return {**_data(x[0]), "value": x[1]}
     if isinstance(x, tuple):
         return [_data(y) for y in x]
     if hasattr(x, "__dataclass_fields__"):
         out = {"kind": x.kind} if hasattr(x, "kind") else {}
         for f in fields(x):
-            out[f.name] = _data(getattr(x, f.name))
+            value = getattr(x, f.name)
+            if isinstance(value, ElementRef):
+                out.update(_data(value))
+            else:
+                out[f.name] = _data(value)
         return out
     return x
 

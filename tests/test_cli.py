@@ -190,3 +190,68 @@ def test_broken_pipe_keeps_the_exit_status(spec):
     proc = subprocess.run(["bash", "-o", "pipefail", "-c", f"{sys.executable} -m checker check {p} | head -c 1"],
                           capture_output=True, text=True)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
+
+
+def test_jobs_2_output_equals_jobs_1():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    outs = []
+    for jobs in ("1", "2"):
+        proc = subprocess.run([sys.executable, "-m", "checker", "check", "specs", "tests/regressions", "--no-timing",
+                               "--format", "json", "--jobs", jobs], capture_output=True, text=True, cwd=root)
+        assert proc.returncode == 0, proc.stderr
+        outs.append(proc.stdout)
+    assert outs[0] == outs[1]
+    code, out, _ = sigproof("check", root / "specs" / "epoch_counter.sig", "--sweep", "N=2..3", "--jobs", "2", "-q",
+                            "--no-timing")
+    assert code == 0 and out == sigproof("check", root / "specs" / "epoch_counter.sig", "--sweep", "N=2..3",
+                                         "--jobs", "1", "-q", "--no-timing")[1]
+
+
+def test_json_traces_carry_structured_spans_and_effects_that_match_the_source(spec):
+    text = ("ranks 2;\nsignal f;\nsignal g[2];\nkernel {\n  if (rank == 0) {\n    TNOTIFY(f @ 1, 1, Set);\n"
+            "    TNOTIFY(f @ 1, 2, Set);\n  } else {\n    TWAIT(f, 1, EQ);\n  }\n}\n")
+    p = spec(text)
+    code, out, _ = sigproof("check", p, "--format", "json")
+    assert code == 1
+    lines = text.splitlines()
+    (r,) = json.loads(out)["results"]
+    assert {v["property"] for v in r["violations"]} == {"deadlock", "lost_notification"}
+    for v in r["violations"]:
+        for step in v["trace"]:
+            s = step["span"]
+            assert step["location"] == f"{s['file']}:{s['line']}:{s['column']}"
+            assert s["file"] == p.as_posix()
+            if step["statement"] != "launch (default host)":
+                assert lines[s["line"] - 1][s["column"] - 1:].startswith(step["statement"])
+                assert s["end_line"] == s["line"] and s["end_column"] > s["column"]
+            assert len(step["details"]) == len(step["effects"])
+            assert step["actor"]["kind"] in ("host", "kernel")
+        if v["property"] == "lost_notification":
+            last = v["trace"][-1]
+            write = next(d for d in last["details"] if d["kind"] == "write")
+            assert (write["signal"], write["index"], write["rank"], write["old"], write["new"]) == ("f", [], 1, 1, 2)
+            over = next(d for d in last["details"] if d["kind"] == "overwrite")
+            assert over["readers"] == ["rank 1 block 0 of launch 0"]
+            assert lines[v["span"]["line"] - 1].strip() == "TNOTIFY(f @ 1, 2, Set);"
+        if v["property"] == "deadlock":
+            stuck = [d for d in v["situation_details"] if d["waits"] == "wait"]
+            assert stuck and stuck[0]["elements"][0]["element"] == "f@1" and stuck[0]["cmp"] == "EQ"
+            assert lines[v["span"]["line"] - 1].strip() == "TWAIT(f, 1, EQ);"  # what blocks, not the launch
+
+
+def test_stop_reason_is_in_the_json(spec):
+    code, out, _ = sigproof("check", spec(OK), "--max-states", "3", "--format", "json")
+    (r,) = json.loads(out)["results"]
+    assert code == 3 and r["stop_reason"] == "max_states" and r["stopped"] == "state limit of 3 reached"
+
+
+def test_library_entry_points(spec):
+    from checker import Options, check_file, exit_status
+
+    results = check_file(spec(OK), params={"N": range(2, 4)}, options=Options(max_states=10_000))
+    assert [r.params for r in results] == [{"N": 2}, {"N": 3}] and exit_status(results) == 0
+    bad = check_file(spec("ranks 0; kernel {}", "bad.sig"))
+    assert bad[0].status == "error" and "ranks must be at least 1" in bad[0].error and exit_status(bad) == 2
+    assert exit_status(check_file(spec(DEAD, "dead.sig"))) == 1

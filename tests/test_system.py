@@ -1,6 +1,6 @@
 """Semantics of the transition system, on hand-checked protocols."""
 
-from helpers import check_text, system_of, violated
+from helpers import check_text, compile_text, system_of, violated
 
 from model.system import BARRIER
 
@@ -245,3 +245,74 @@ def test_solver_gives_the_smallest_witness_and_caches():
     info = solver.distinguishing_operand.cache_info()
     solver.distinguishing_operand("GE", ((0, 10),), 5, 2)
     assert solver.distinguishing_operand.cache_info().hits == info.hits + 1
+
+
+# ---- lost notification per reader and per launch (contract section 5)
+
+
+def _lost(r):
+    return [v for v in r.violations if v.property == "lost_notification"]
+
+
+def test_doorbell_whose_readers_are_done_is_not_lost():
+    # The second arrival on the doorbell may come after rank 0 passed its GE 1 wait; the host
+    # clears it after the launch returned: its readers (the launch-0 kernel) are done.
+    text = """ranks 3; signal bell;
+    host { launch; host_barrier; reset bell; host_barrier; launch; }
+    kernel { if (rank != 0) TNOTIFY(bell @ 0, 1, AtomicAdd); else TWAIT(bell, 1, GE); }"""
+    assert violated(text) == set()
+
+
+def test_a_second_readers_loss_counts():
+    # rank 1 block 0 reads the 1 and acknowledges; rank 0 then Sets 2, which rank 1 block 1
+    # may not have read yet: lost for that reader (and a deadlock).
+    text = """ranks 2; blocks 2; signal f; signal ack;
+    kernel {
+      if (rank == 0) { if (block == 0) { TNOTIFY(f @ 1, 1, Set); TWAIT(ack, 1, GE); TNOTIFY(f @ 1, 2, Set); } }
+      else { if (block == 0) { TWAIT(f, 1, EQ); TNOTIFY(ack @ 0, 1, Set); } else { TWAIT(f, 1, EQ); } }
+    }"""
+    r = check_text(text)
+    assert set(r.violated) == {"lost_notification", "deadlock"}
+    assert "not read yet by rank 1 block 1 of launch 0" in _lost(r)[0].message
+
+
+def test_next_launch_notification_erased_by_a_host_reset_is_lost():
+    text = """ranks 2; signal flag;
+    host { for (int l = 0; l < 2; l++) { launch; reset flag; } }
+    kernel { if (rank == 0) TNOTIFY(flag @ 1, 1, Set); else TWAIT(flag, 1, GE); }"""
+    r = check_text(text)
+    assert set(r.violated) == {"lost_notification", "deadlock"}
+    assert "not read yet by rank 1 block 0 of launch 1" in _lost(r)[0].message
+    fixed = text.replace("reset flag; }", "reset flag; host_barrier; }")
+    assert violated(fixed) == set()
+
+
+def test_a_value_the_reader_no_longer_waits_for_is_not_lost():
+    # rank 1 waits EQ 1 once; the producer's later Set(0) cleanup may come before or after,
+    # but once rank 1 passed its only wait nothing it waits for can be lost.
+    text = """ranks 2; signal f; signal ack;
+    kernel { if (rank == 0) { TNOTIFY(f @ 1, 1, Set); TWAIT(ack, 1, EQ); TNOTIFY(f @ 1, 0, Set); }
+             else { TWAIT(f, 1, EQ); TNOTIFY(ack @ 0, 1, Set); } }"""
+    assert violated(text) == set()
+
+
+def test_fail_fast_stops_at_the_first_unexpected_violation():
+    counter = """param N = 7; ranks N; signal count;
+    kernel { for (int p = 0; p < nranks; p++) if (p != rank) TNOTIFY(count @ p, 1, Set);
+             TWAIT(count, nranks - 1, GE); }"""
+    r = check_text(counter, order="dfs", fail_fast=True)
+    assert r.status == "fail" and r.violated == ["deadlock"] and r.stop.reason == "fail_fast"
+    assert r.stats.states < 200
+    # an expected violation does not stop the run
+    r = check_text("expect deadlock;" + counter, {"N": 3}, fail_fast=True)
+    assert r.status == "pass" and r.stop is None
+
+
+def test_program_of_every_shipped_spec_pickles():
+    import pickle
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    for path in sorted((root / "specs").glob("*.sig")) + sorted((root / "tests" / "regressions").glob("*.sig")):
+        program = compile_text(path.read_text(), file=path.as_posix())
+        assert pickle.loads(pickle.dumps(program)) == program, path

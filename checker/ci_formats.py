@@ -45,6 +45,7 @@ class Problem:
     params: dict | None = None
     violation: dict | None = None  # for a counterexample
     detail: str = ""  # longer text: the counterexample, the error with its source line
+    stop_reason: str | None = None  # why an inconclusive run stopped (newer documents)
 
 
 # ---- reading the document ------------------------------------------------------------------
@@ -195,7 +196,8 @@ def problems(doc: dict) -> list[Problem]:
         if r["status"] == "inconclusive":
             reason = r.get("stopped", "a limit was reached")
             out.append(Problem(INCONCLUSIVE.id, "warning", f"stopped early: {reason}; "
-                               f"{verdict_line(r).split(': ', 1)[1]}", Where(r["spec"]), r["spec"], params))
+                               f"{verdict_line(r).split(': ', 1)[1]}", Where(r["spec"]), r["spec"], params,
+                               stop_reason=r.get("stop_reason")))
     for rendered in doc.get("errors", []):
         out += spec_errors(rendered)
     return out
@@ -271,6 +273,8 @@ def _sarif_result(p: Problem) -> dict:
             out["codeFlows"] = flows
     if p.spec is not None:
         out["properties"] = {"spec": p.spec, "params": p.params or {}}
+        if p.stop_reason:
+            out["properties"]["stop_reason"] = p.stop_reason
     return out
 
 
@@ -329,6 +333,8 @@ def junit(doc: dict) -> str:
         elif r["status"] == "inconclusive":
             counts["skipped"] += 1
             skipped = ET.SubElement(case, "skipped", {"message": _x(f"stopped early: {r.get('stopped', '')}")})
+            if r.get("stop_reason"):
+                skipped.set("type", _x(r["stop_reason"]))
             skipped.text = _x(report(r))
     seen: dict[str, int] = {}
     for rendered in doc.get("errors", []):

@@ -123,6 +123,10 @@ def test_the_run_has_passes_failures_errors_and_the_cli_exit_status(out):
     assert {r["status"] for r in doc["results"]} == {"pass", "fail"}
     assert len(doc["errors"]) == 2
     assert out["codes"] == {2}  # the same exit status in every format
+    count = {s: sum(r["status"] == s for r in doc["results"]) for s in ("pass", "fail")}
+    assert out["github"].splitlines()[-1] == (
+        f"::notice title=sigproof::{len(doc['results'])} check(s): {count['pass']} passed, {count['fail']} failed, "
+        "0 inconclusive; 2 spec(s) with errors")
 
 
 def test_sarif_is_valid_against_the_subset_schema(out):
@@ -225,15 +229,12 @@ def test_junit_failures_carry_the_counterexample_of_the_text_report(out):
         assert any(re.match(r"^1\. ", line) for line in lines) or "(in the initial state" in lines[1]
 
 
-def test_shipped_specs_give_no_problem(work):
-    code, sarif = sigproof("check", "specs", "--no-timing", "--format", "sarif")
-    assert code == 0 and json.loads(sarif)["runs"][0]["results"] == []
-    _, github = sigproof("check", "specs", "--no-timing", "--format", "github")
-    assert github.splitlines() == ["::notice title=sigproof::28 check(s): 28 passed, 0 failed, 0 inconclusive; "
-                                   "0 spec(s) with errors"]
-    _, junit = sigproof("check", "specs", "--no-timing", "--format", "junit")
-    suite = ET.fromstring(junit).find("testsuite")
-    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("28", "0", "0")
+def test_shipped_specs_give_no_problem(out):
+    shipped = (ROOT / "specs").as_posix()
+    assert [r for r in sarif_results(out["sarif"]) if r.get("properties", {}).get("spec", "").startswith(shipped)] == []
+    assert f"file={shipped}" not in out["github"]
+    cases = [c for c in ET.fromstring(out["junit"]).iter("testcase") if c.get("classname").startswith(shipped)]
+    assert len(cases) == len(list((ROOT / "specs").glob("*.sig"))) and all(len(c) == 0 for c in cases)
 
 
 def test_output_is_byte_identical_across_runs(work, out):
@@ -314,6 +315,14 @@ def test_an_expected_violation_that_is_gone_is_a_problem(out):
     (case,) = [c for c in ET.fromstring(out["junit"]).iter("testcase") if c.get("classname") == "bugs/fixed.sig"]
     assert case.find("failure").get("type") == "expectation-not-met"
     assert case.find("failure").get("message") == "bugs/fixed.sig [N=4]: FAIL: ok (expected deadlock)"
+
+
+def test_a_stop_reason_is_passed_on_when_the_document_has_one(work):
+    _, text = sigproof("check", "specs/all_to_all_barrier.sig", "--max-states", "5", "--no-timing", "--format", "json")
+    doc = with_spans(json.loads(text))
+    (note,) = sarif_results(ci_formats.sarif(doc))
+    assert note["properties"]["stop_reason"] == "max_states"
+    assert ET.fromstring(ci_formats.junit(doc)).find("testsuite/testcase/skipped").get("type") == "max_states"
 
 
 def test_inconclusive_runs_are_notes_warnings_and_skipped(work):

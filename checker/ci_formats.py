@@ -110,12 +110,16 @@ def title(result: dict) -> str:
 
 def verdict_line(result: dict) -> str:
     """The first line of the text report: `specs/x.sig [N=2]: FAIL: deadlock (expected ok)`."""
+    return f"{title(result)}: {_verdict(result)}"
+
+
+def _verdict(result: dict) -> str:
     got = ", ".join(result["violated"]) or "ok"
     want = ", ".join(result["expected"]) or "ok"
     label = {"pass": "PASS", "fail": "FAIL", "inconclusive": "INCONCLUSIVE"}[result["status"]]
     verdict = {"pass": got, "fail": f"{got} (expected {want})",
                "inconclusive": f"{got} so far (expected {want})"}[result["status"]]
-    return f"{title(result)}: {label}: {verdict}"
+    return f"{label}: {verdict}"
 
 
 def counterexample(v: dict) -> str:
@@ -167,7 +171,7 @@ def spec_errors(rendered: str) -> list[Problem]:
     """The errors in one rendered `file:line:col: error: message` block (with source lines)."""
     problems: list[Problem] = []
     for line in rendered.splitlines():
-        m = _ERROR_HEAD.match(line)
+        m = None if line.startswith((" ", "\t")) else _ERROR_HEAD.match(line)
         if m:
             where = Where(m["file"] or "", int(m["line"] or 1), int(m["col"] or 1))
             problems.append(Problem(SPEC_ERROR.id, "error", m["msg"], where, detail=line))
@@ -196,7 +200,7 @@ def problems(doc: dict) -> list[Problem]:
         if r["status"] == "inconclusive":
             reason = r.get("stopped", "a limit was reached")
             out.append(Problem(INCONCLUSIVE.id, "warning", f"stopped early: {reason}; "
-                               f"{verdict_line(r).split(': ', 1)[1]}", Where(r["spec"]), r["spec"], params,
+                               f"{_verdict(r)}", Where(r["spec"]), r["spec"], params,
                                stop_reason=r.get("stop_reason")))
     for rendered in doc.get("errors", []):
         out += spec_errors(rendered)
@@ -262,9 +266,11 @@ def _code_flows(v: dict) -> list[dict]:
 
 
 def _sarif_result(p: Problem) -> dict:
-    out = {"ruleId": p.rule, "ruleIndex": _RULE_INDEX[p.rule],
-           "level": "note" if p.rule == INCONCLUSIVE.id else p.level,
-           "message": {"text": p.message}}
+    out = {"ruleId": p.rule}
+    if p.rule in _RULE_INDEX:  # a property newer than this table has no rule entry
+        out["ruleIndex"] = _RULE_INDEX[p.rule]
+    out["level"] = "note" if p.rule == INCONCLUSIVE.id else p.level
+    out["message"] = {"text": p.message}
     if p.where.file:
         out["locations"] = [_physical(p.where)]
     if p.violation is not None:

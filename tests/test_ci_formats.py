@@ -437,3 +437,21 @@ def test_sarif_rules_describe_every_property():
         assert rule["defaultConfiguration"]["level"] in ("error", "note")
     results = sarif_results(ci_formats.sarif(hand_doc("x.sig", "m")))
     assert ids[results[0]["ruleIndex"]] == results[0]["ruleId"]
+
+
+def test_a_property_unknown_to_the_rule_table_is_still_reported():
+    doc = hand_doc("x.sig", "m")
+    doc["results"][0]["violations"][0]["property"] = "livelock"
+    (result,) = sarif_results(ci_formats.sarif(doc))
+    assert result["ruleId"] == "livelock" and "ruleIndex" not in result
+    assert "title=sigproof livelock::m [N=2]" in ci_formats.github(doc)
+    assert ET.fromstring(ci_formats.junit(doc)).find("testsuite/testcase/failure").get("type") == "livelock"
+
+
+def test_spec_error_source_lines_are_not_taken_for_errors():
+    doc = {"results": [], "errors": ["a.sig:2:5: error: bad thing\n    x: error: in the source\n    ^",
+                                     "b.sig: error: cannot read: No such file"]}
+    found = [(p.where, p.message) for p in ci_formats.problems(doc)]
+    assert found == [(ci_formats.Where("a.sig", 2, 5), "bad thing"),
+                     (ci_formats.Where("b.sig", 1, 1), "cannot read: No such file")]
+    validate_sarif(ci_formats.sarif(doc))

@@ -12,7 +12,7 @@ import sys
 from typing import IO
 
 from checker.check import Options, UsageError, check_paths, exit_status, read_spec, spec_files
-from checker.report import text, write_json
+from checker.report import json_doc, text, write_json
 from model import SpecErrors, compile_spec, parse
 
 EXIT_OK, EXIT_ERROR, EXIT_INCONCLUSIVE = 0, 2, 3
@@ -39,7 +39,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--max-states", type=int, default=None, metavar="N", help="stop (inconclusive) after N states")
     c.add_argument("--sweep", action="append", default=[], metavar="NAME=LO..HI",
                    help="check every value of a param in the range (repeatable: all combinations)")
-    c.add_argument("--format", choices=("text", "json"), default="text")
+    c.add_argument("--format", choices=("text", "json", "sarif", "junit", "github"), default="text")
     c.add_argument("--timeout", type=float, default=None, metavar="S", help="seconds per check (inconclusive)")
     c.add_argument("--max-memory", type=int, default=DEFAULT_MAX_MEMORY_MB, metavar="MB",
                    help=f"stop (inconclusive) when the process uses more (default {DEFAULT_MAX_MEMORY_MB})")
@@ -171,6 +171,10 @@ def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
     try:
         if args.format == "json":
             write_json(results, stdout, timing=timing)
+        elif args.format in ("sarif", "junit", "github"):  # CI views of the JSON document
+            from checker import ci_formats
+
+            stdout.write(getattr(ci_formats, args.format)(json_doc(results, timing=timing)))
         else:
             text(results, stdout, quiet=args.quiet, timing=timing)
     except BrokenPipeError:  # e.g. `sigproof check ... | head`: the exit status still tells

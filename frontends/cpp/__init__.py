@@ -12,6 +12,7 @@ param with an `Assumption` at its C++ location. See docs/frontends.md.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from frontends.cpp import config as config_mod
 from frontends.cpp import sym as S
 from frontends.cpp.errors import ExtractError, Loc
 from frontends.cpp.interp import Interp, norm
-from frontends.cpp.skeleton import Printer, prune
+from frontends.cpp.skeleton import Line, Printer, prune
 from frontends.cpp.source import Function, Index, load, snippet
 from frontends.cpp.sym import FULL, LEVEL_NAMES, PARTIAL, Sym
 
@@ -284,8 +285,13 @@ def _assemble(interp: Interp, kernel: Function, cfg: dict, stmts: list, launch_b
     sig_decls = []
     for info in interp.signals.values():
         dims, extra = _signal_dims(interp, info, kernel)
+        if dims == "[1]" and info.dims is None and all(S.is_int(a) and a.args[0] == 0 for a, _ in info.spans):
+            dims = ""
+            _scalar(stmts, re.compile(rf"\b{re.escape(info.name)}\[0(:1)?\]"), info.name)
+            extra = [(loc, t.replace(f"sized 1 to cover", "a scalar, which covers")) for loc, t in extra]
         notes.extend(extra)
         sig_decls.append((f"signal {info.name}{dims};", info))
+    _drop_unused_params(interp, stmts, [t for t, _ in sig_decls])
     host_lines, host_notes = _host(cfg, interp, kloc)
     notes.extend(host_notes)
     for loc, text in notes:
@@ -330,6 +336,38 @@ def _assemble(interp: Interp, kernel: Function, cfg: dict, stmts: list, launch_b
                                    *(LEVEL_NAMES[s.levels[k]] for k in ("signal", "index", "peer", "value", "opcmp")))
                           for s in interp.sites.values()), key=lambda c: (c.file, c.line, c.col)))
     return Extraction(text, smap, assumptions, sites, kernel.name)
+
+
+def _texts(stmts: list):
+    for st in stmts:
+        if isinstance(st, Line):
+            yield st.text
+        else:
+            yield st.head
+            yield from _texts(st.body)
+            yield from _texts(st.orelse or [])
+
+
+def _drop_unused_params(interp: Interp, stmts: list, decls: list[str]) -> None:
+    """A param the pruned skeleton never reads is left out, with its assumption."""
+    used = set(re.findall(r"[A-Za-z_]\w*", " ".join([*_texts(stmts), *decls])))
+    for pname in list(interp.params):
+        if pname not in used:
+            del interp.params[pname]
+            for note in interp.param_notes.get(pname, []):
+                if note in interp.assumptions:
+                    interp.assumptions.remove(note)
+
+
+def _scalar(stmts: list, pattern, name: str) -> None:
+    """Print a one-element signal used only at element 0 as a scalar signal."""
+    for st in stmts:
+        if isinstance(st, Line):
+            st.text = pattern.sub(name, st.text)
+        else:
+            st.head = pattern.sub(name, st.head)
+            _scalar(st.body, pattern, name)
+            _scalar(st.orelse or [], pattern, name)
 
 
 def _host(cfg: dict, interp: Interp, kloc: Loc) -> tuple[list[str], list]:

@@ -114,6 +114,9 @@ class Interp:
         self.mutated_cache: dict[int, set[str]] = {}
         self.launch_args: dict[str, Sym] = {}
         self.used_names: set[str] = set()
+        self.facts: list[dict[str, Sym]] = []
+        self.param_notes: dict[str, list] = {}
+        self.conventions_said: set[str] = set()
 
     # ---------------------------------------------------------------- bookkeeping
 
@@ -123,9 +126,12 @@ class Interp:
     def text(self, node) -> str:
         return self.sf.text_of(node)
 
-    def assume(self, loc: Loc, text: str) -> None:
+    def assume(self, loc: Loc, text: str, param: str | None = None) -> None:
+        """Record an assumption; one about a param is dropped if the param ends up unused."""
         if (loc, text) not in self.assumptions:
             self.assumptions.append((loc, text))
+            if param is not None:
+                self.param_notes.setdefault(param, []).append((loc, text))
 
     def error(self, node, message: str) -> ExtractError:
         return ExtractError(self.loc(node) if node is not None else None, message, self.sf.path)
@@ -177,9 +183,11 @@ class Interp:
                                     "a plain load of a signal outside a comparison")
         if isinstance(v, Unknown):
             return self.resolve_unknown(v, node, hint)
+        if isinstance(v, Elem):
+            return self.unknown_int(self.text(node), node, hint, "runtime data (a load from global memory)")
         if isinstance(v, Enum):
             return S.num((OPS if v.kind == "op" else CMPS).index(v.name), v.level)
-        return self.unknown_int(self.text(node), node, hint, "not an integer the skeleton can follow")
+        return self.unknown_int(self.text(node), node, hint, "a value the extraction cannot follow")
 
     def unknown_int(self, text: str, node, hint: str, why: str) -> Sym:
         return self.resolve_unknown(Unknown(text, self.loc(node), hint, ""), node, hint, why)
@@ -197,11 +205,11 @@ class Interp:
         if key in {norm(k) for k in bounds}:
             lo, hi = next(v for k, v in bounds.items() if norm(k) == key)
             p = self.param(pkey, pname_hint, int(lo), f"TODO(any): any({lo}, {hi}); one value of the range, sweep it with --sweep", u.loc)
-            self.assume(u.loc, f"{u.text} is runtime data in [{lo}, {hi}]; modelled as a param {p} = {lo} (TODO(any): int x = any({lo}, {hi}) once the language has it)")
+            self.assume(u.loc, f"{u.text} is runtime data in [{lo}, {hi}]; modelled as a param {p} = {lo} (TODO(any): int x = any({lo}, {hi}) once the language has it)", S.render(p))
             return S.with_level(p, PARTIAL)
         what = why or ("a kernel argument" if u.key.startswith("arg:") else "runtime data")
         p = self.param(pkey, pname_hint, 0, f"assumed: {u.text} ({what})", u.loc)
-        self.assume(u.loc, f"{hint.lower() if hint != 'VALUE' else 'value'} comes from {what} ({u.text}); modelled as a param {p}")
+        self.assume(u.loc, f"{hint if hint != 'VALUE' else 'value'} comes from {what} ({u.text}); modelled as a param {p}", S.render(p))
         return p
 
     def as_ptr(self, v, node) -> Ptr | None:
@@ -244,7 +252,7 @@ class Interp:
         names = OPS if kind == "op" else CMPS
         p = self.param(f"{kind}:{key}@{self.loc(node)}", f"{hint}_{self.loc(node).line}", 0,
                        f"assumed: {self.text(node)} picks {' / '.join(f'{i}={n}' for i, n in enumerate(names))}", self.loc(node))
-        self.assume(self.loc(node), f"{'notify op' if kind == 'op' else 'wait comparison'} comes from runtime data ({self.text(node)}); modelled as a param {p} choosing among {', '.join(names)}")
+        self.assume(self.loc(node), f"{'notify op' if kind == 'op' else 'wait comparison'} comes from runtime data ({self.text(node)}); modelled as a param {p} choosing among {', '.join(names)}", S.render(p))
         return p
 
     # ---------------------------------------------------------------- signals and views
@@ -568,6 +576,9 @@ class Interp:
             if name in names and not any(norm(path) == norm(e) for e in self.cfg.get(which, [])):
                 if self.cfg.get(which):
                     continue
+                if norm(path) in self.conventions_said:
+                    return self.builtin(which, PARTIAL)
+                self.conventions_said.add(norm(path))
                 self.assume(loc, f"took {path} as the {'own rank' if which == 'rank' else 'rank count' if which == 'nranks' else 'block count'} (a conventional name; set {which} = \"...\" in sigproof.toml otherwise)")
                 return self.builtin(which, PARTIAL)
         return None
@@ -619,7 +630,7 @@ class Interp:
     def address_arith(self, op, a, b, node, ln, rn):
         if isinstance(a, Ptr) and isinstance(b, Window) and op == "-":
             own = a.rank if a.rank is not None else S.name("rank")
-            if S.render(own) == S.render(b.rank):
+            if self.same_value(own, b.rank):
                 return Offset(a.base, a.offset, min(a.level, b.rank.level), a.plain, a.origin)
             return Unknown(self.text(node), self.loc(node))
         if isinstance(a, Ptr) and isinstance(b, Ptr) and op == "-" and a.base == b.base:
@@ -639,6 +650,16 @@ class Interp:
         if isinstance(a, (Window, Windows)) or isinstance(b, (Window, Windows)):
             return Unknown(self.text(node), self.loc(node))
         return None
+
+    def same_value(self, a: Sym, b: Sym) -> bool:
+        """Equal expressions, or equal under the branch conditions in force (`rank == 0`)."""
+        if S.render(a) == S.render(b):
+            return True
+        known = {}
+        for facts in self.facts:
+            known.update(facts)
+        a2, b2 = S.substitute(a, known), S.substitute(b, known)
+        return S.is_int(a2) and S.is_int(b2) and a2.args[0] == b2.args[0]
 
     def e_conditional_expression(self, node):
         c = self.as_int(self.eval(node.child_by_field_name("condition")), node)
@@ -753,8 +774,10 @@ class Interp:
                 out.append(self.as_int(self.eval(a), a))
         return out
 
-    def wrapper(self, kind: str, targs, arg_nodes, node, type_node=None):
-        args = [self.eval(a) for a in arg_nodes]
+    def wrapper(self, kind: str, targs, arg_nodes, node):
+        return self.wrapper_values(kind, targs, [self.eval(a) for a in arg_nodes], arg_nodes, node)
+
+    def wrapper_values(self, kind: str, targs, args: list, arg_nodes, node):
         if not args:
             raise self.error(node, f"{kind} without a pointer argument")
         ptr = self.as_ptr(args[0], arg_nodes[0])
@@ -1199,7 +1222,8 @@ class Interp:
             name = declarator_name(d)
             if d.type == "function_declarator":       # the most vexing parse: Signal sig(ptr);
                 plist = d.child_by_field_name("parameters")
-                arg_nodes = [self.vexing_arg(p) for p in plist.named_children]
+                self.bind(name, self.vexing(kind, targs, plist, d))
+                return
             elif d.type == "init_declarator":
                 val = d.child_by_field_name("value")
                 arg_nodes = list(val.named_children) if val.type in ("argument_list", "initializer_list") else [val]
@@ -1246,7 +1270,7 @@ class Interp:
             self.local_values[n] = v if name not in mutated else None
             self.emit(Line(f"{'bool' if is_bool else 'int'} {n} = {S.render(v)};", self.loc(d), "decl", n))
             return
-        if isinstance(v, Unknown) and clean_type(ctype) in INT_TYPES:
+        if isinstance(v, (Unknown, Elem)) and clean_type(ctype) in INT_TYPES:
             v = self.as_int(v, value_node, name)
             if name in mutated:
                 n = self.fresh(name)
@@ -1259,12 +1283,23 @@ class Interp:
     def is_alias(self, v: Sym) -> bool:
         return v.op == "name" and (v.args[0] in ("rank", "block", "nranks", "nblocks") or v.args[0] in self.params)
 
-    def vexing_arg(self, p):
-        """A `parameter_declaration` of a mis-parsed `Signal sig(ptr)`: back to an expression."""
-        inner = p.child_by_field_name("type")
-        if p.child_by_field_name("declarator") is None and inner is not None:
-            return inner
-        raise self.error(p, f"cannot read `{self.text(p)}` as the wrapper's pointer argument")
+    def vexing(self, kind: str, targs, plist, d):
+        """`Signal sig(ptr);` parsed as a function declaration: read its parameters again
+        as the constructor's argument expressions (locations stay those of the source)."""
+        if not plist.named_children:
+            raise self.error(d, f"{kind} without a pointer argument")
+        first, last = plist.named_children[0], plist.named_children[-1]
+        text = self.sf.data[first.start_byte:last.end_byte].decode("utf-8", "replace")
+        snip_sf, expr = snippet(text, self.sf.path, self.loc(first), at=self.loc(first))
+        saved, self.sf = self.sf, snip_sf
+        try:
+            arg_nodes = expr.named_children if expr.type == "comma_expression" else [expr]
+            if expr.type == "comma_expression":
+                arg_nodes = [expr.child_by_field_name("left"), expr.child_by_field_name("right")]
+            values = [self.eval(a) for a in arg_nodes]
+        finally:
+            self.sf = saved
+        return self.wrapper_values(kind, targs, values, arg_nodes, d)
 
     def array(self, value_node):
         if value_node is None or value_node.type != "initializer_list":
@@ -1288,7 +1323,14 @@ class Interp:
                 self.exec_scoped(alt)
             return
         block = Block("if", S.render(c), self.loc(value), reads=c.reads)
-        block.body = self.collect(cons)
+        facts = {}
+        if c.op == "bin" and c.args[0] == "==" and c.args[1].op == "name" and S.is_int(c.args[2]):
+            facts[c.args[1].args[0]] = c.args[2]
+        self.facts.append(facts)
+        try:
+            block.body = self.collect(cons)
+        finally:
+            self.facts.pop()
         if alt is not None:
             block.orelse = self.collect(alt)
         self.emit(block)

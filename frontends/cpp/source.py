@@ -34,10 +34,14 @@ class SourceFile:
     tree: tree_sitter.Tree
     line_starts: list[int] = field(default_factory=list)   # byte offsets
     errors: list = field(default_factory=list)              # ERROR / MISSING nodes
+    base: tuple[int, int, int] = (0, 0, 0)                  # a snippet: its row, col, prefix
 
     def loc(self, node) -> Loc:
         (r1, c1), (r2, c2) = node.start_point, node.end_point
-        return Loc(self.path, r1 + 1, self._col(r1, c1), r2 + 1, self._col(r2, c2))
+        row0, col0, prefix = self.base
+        def col(r: int, c: int) -> int:
+            return self._col(r, c) + (col0 - prefix if r == 0 else 0)
+        return Loc(self.path, row0 + r1 + 1, col(r1, c1), row0 + r2 + 1, col(r2, c2))
 
     def _col(self, row: int, byte_col: int) -> int:
         start = self.line_starts[row] if row < len(self.line_starts) else 0
@@ -290,12 +294,18 @@ def _index_enum(spec, index, sf) -> None:
             nxt += 1
 
 
-def snippet(expr: str, shown: str, loc: Loc | None):
-    """Parse a C++ expression given in the config; returns (SourceFile, expression node)."""
+def snippet(expr: str, shown: str, loc: Loc | None, at: Loc | None = None):
+    """Parse a C++ expression (from the config, a macro, or a re-read declaration).
+
+    With `at`, locations inside the snippet are those of the text at `at` in its file.
+    Returns (SourceFile, expression node).
+    """
     prefix = "int __sigproof_value = ("
     data = (prefix + expr + ");\n").encode("utf-8")
     tree = parser().parse(data)
-    sf = SourceFile(shown, expr, data, (), tree, [0])
+    starts = [0] + [i + 1 for i, b in enumerate(data) if b == 0x0A]
+    base = (at.line - 1, at.col - 1, len(prefix)) if at is not None else (0, 0, 0)
+    sf = SourceFile(shown, expr, data, (), tree, starts, [], base)
     node = tree.root_node
     decl = node.named_children[0] if node.named_children else None
     init = decl.child_by_field_name("declarator") if decl is not None else None

@@ -219,7 +219,8 @@ class Interp:
             return v.ptr
         if isinstance(v, View):
             return v.ptr
-        if isinstance(v, Unknown) and (v.pointer or "->" in v.text or "." in v.text or v.key.startswith("arg:")):
+        if isinstance(v, Unknown) and re.fullmatch(r"[A-Za-z_][\w.>-]*", v.text.replace(" ", "")) and (
+                v.pointer or "->" in v.text or "." in v.text or v.key.startswith("arg:")):
             base = v.text.split("->")[-1].split(".")[-1]
             self.assume(v.loc, f"{v.text} is used as a signal buffer; its type is not visible, modelled as int32 elements")
             return Ptr(base, S.num(0), None, 4, PARTIAL, base in self.plain, v.loc)
@@ -632,7 +633,8 @@ class Interp:
             own = a.rank if a.rank is not None else S.name("rank")
             if self.same_value(own, b.rank):
                 return Offset(a.base, a.offset, min(a.level, b.rank.level), a.plain, a.origin)
-            return Unknown(self.text(node), self.loc(node))
+            self.assume(self.loc(node), f"{self.text(rn)} taken as this rank's own window base (the code does not show that {S.render(b.rank)} is the own rank)")
+            return Offset(a.base, a.offset, NONE, a.plain, a.origin)
         if isinstance(a, Ptr) and isinstance(b, Ptr) and op == "-" and a.base == b.base:
             return S.binop("/", S.binop("-", a.offset, b.offset), S.num(a.elem))
         if isinstance(a, Window) and isinstance(b, Offset) and op == "+":
@@ -809,16 +811,19 @@ class Interp:
         return View(Ptr(ptr.base, ptr.offset, ptr.rank, 4, ptr.level, ptr.plain, ptr.origin), shape, strides)
 
     def shape_args(self, td, node):
+        """The integer arguments of a `Shape<...>` / `Stride<...>` type (through aliases)."""
         if td is None:
             return None
-        ty = td.child_by_field_name("type") if hasattr(td, "child_by_field_name") else None
+        ty = td.child_by_field_name("type") if td.type == "type_descriptor" else td
+        while ty is not None and ty.type == "qualified_identifier":
+            ty = ty.child_by_field_name("name")
         if ty is None:
             return None
         if ty.type == "type_identifier" and self.text(ty) in self.index.aliases:
             alias, sf = self.index.aliases[self.text(ty)]
             saved, self.sf = self.sf, sf
             try:
-                return self.shape_args(type("TD", (), {"child_by_field_name": lambda _s, _f: alias})(), node)
+                return self.shape_args(alias, node)
             finally:
                 self.sf = saved
         if ty.type != "template_type":
@@ -935,7 +940,7 @@ class Interp:
             raise self.error(call, f"helper calls nested deeper than {MAX_INLINE_DEPTH} (recursion?) at {f.name}")
         for err in f.file.errors:
             if f.node.start_byte <= err.start_byte < f.node.end_byte:
-                raise ExtractError(f.file.loc(err), f"C++ syntax the parser cannot read in helper {f.name}")
+                raise ExtractError(f.file.loc(err), f"syntax error: the C++ parser cannot read this part of helper {f.name}")
         values = [self.eval(a) for a in arg_nodes]
         params = self.params_of(f)
         body = f.node.child_by_field_name("body")
@@ -1498,6 +1503,6 @@ class Interp:
         body = f.node.child_by_field_name("body")
         for err in f.file.errors:
             if f.node.start_byte <= err.start_byte < f.node.end_byte:
-                raise ExtractError(f.file.loc(err), "C++ syntax the parser cannot read in the kernel")
+                raise ExtractError(f.file.loc(err), "syntax error: the C++ parser cannot read this part of the kernel")
         self.s_compound_statement(body)
         return self.out[0]

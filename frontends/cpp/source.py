@@ -106,6 +106,7 @@ def _load(path: Path, shown: str, where: Loc | None) -> SourceFile:
             sf.errors.append(n)
         elif n.has_error:
             stack.extend(n.children)
+    sf.errors.sort(key=lambda n: n.start_byte)
     return sf
 
 

@@ -308,7 +308,7 @@ class Interp:
             r = ptr.rank
             at = f" @ {S.render(r)}" if S.prec(r) >= 13 else f" @ ({S.render(r)})"
             self.note_rank_use(r)
-        levels = {"signal": info.level, "index": start.level,
+        levels = {"signal": ptr.level, "index": start.level,
                   "peer": ptr.rank.level if ptr.rank is not None else FULL}
         return text + at, levels
 
@@ -539,7 +539,7 @@ class Interp:
     def ptr_add(self, p: Ptr, i: Sym, sign: int = 1) -> Ptr:
         step = S.binop("*", i, S.num(p.elem))
         off = S.binop("+" if sign > 0 else "-", p.offset, step)
-        return Ptr(p.base, off, p.rank, p.elem, min(p.level, i.level), p.plain, p.origin)
+        return Ptr(p.base, off, p.rank, p.elem, p.level, p.plain, p.origin)
 
     def e_field_expression(self, node):
         base = self.eval(node.child_by_field_name("argument"))
@@ -632,9 +632,9 @@ class Interp:
         if isinstance(a, Ptr) and isinstance(b, Window) and op == "-":
             own = a.rank if a.rank is not None else S.name("rank")
             if self.same_value(own, b.rank):
-                return Offset(a.base, a.offset, min(a.level, b.rank.level), a.plain, a.origin)
+                return Offset(a.base, a.offset, a.level, a.plain, a.origin)
             self.assume(self.loc(node), f"{self.text(rn)} taken as this rank's own window base (the code does not show that {S.render(b.rank)} is the own rank)")
-            return Offset(a.base, a.offset, NONE, a.plain, a.origin)
+            return Offset(a.base, a.offset, a.level, a.plain, a.origin)
         if isinstance(a, Ptr) and isinstance(b, Ptr) and op == "-" and a.base == b.base:
             return S.binop("/", S.binop("-", a.offset, b.offset), S.num(a.elem))
         if isinstance(a, Window) and isinstance(b, Offset) and op == "+":
@@ -643,8 +643,7 @@ class Interp:
             return Ptr(a.base, a.offset, b.rank, 1, a.level, a.plain, a.origin)
         if isinstance(a, Offset) and not isinstance(b, (Ptr, Window, Offset)):
             i = self.as_int(b, rn)
-            off = S.binop(op, a.offset, i)
-            return Offset(a.base, off, min(a.level, i.level), a.plain, a.origin)
+            return Offset(a.base, S.binop(op, a.offset, i), a.level, a.plain, a.origin)
         if isinstance(a, Ptr) and not isinstance(b, (Ptr, Window, Offset)):
             return self.ptr_add(a, self.as_int(b, rn), 1 if op == "+" else -1)
         if isinstance(b, Ptr) and op == "+" and not isinstance(a, (Ptr, Window, Offset)):

@@ -243,6 +243,8 @@ def _signal_dims(interp: Interp, info, kernel: Function) -> tuple[str, list]:
             bad = S.names(decl) - {"NRANKS", "NBLOCKS"} - set(interp.params)
             if bad:
                 raise ExtractError(info.loc, f"signal {info.key}: the configured size uses {', '.join(sorted(bad))}, which is not a constant")
+            if not S.is_int(decl) and S.names(decl) - {"NRANKS", "NBLOCKS"}:
+                decl = S.call("max", decl, S.num(1))      # an assumption param may be 0
             out.append(S.render(decl))
         return "".join(f"[{d}]" for d in out), []
     sizes = []

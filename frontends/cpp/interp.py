@@ -78,10 +78,6 @@ class Site:
     levels: dict
 
 
-class _Return(Exception):
-    pass
-
-
 class Interp:
     """Interprets one kernel (and the helpers it calls) into skeleton statements."""
 
@@ -201,13 +197,14 @@ class Interp:
         hint = u.hint if u.hint != "VALUE" else hint
         line = u.loc.line
         pkey = u.key or f"{key}@{u.loc}"
-        pname_hint = hint if u.key.startswith("arg:") else f"{hint}_{line}"
+        pname_hint = hint if u.key.startswith(("arg:", "name:")) else f"{hint}_{line}"
         if key in {norm(k) for k in bounds}:
             lo, hi = next(v for k, v in bounds.items() if norm(k) == key)
             p = self.param(pkey, pname_hint, int(lo), f"TODO(any): any({lo}, {hi}); one value of the range, sweep it with --sweep", u.loc)
             self.assume(u.loc, f"{u.text} is runtime data in [{lo}, {hi}]; modelled as a param {p} = {lo} (TODO(any): int x = any({lo}, {hi}) once the language has it)", S.render(p))
             return S.with_level(p, PARTIAL)
-        what = why or ("a kernel argument" if u.key.startswith("arg:") else "runtime data")
+        what = why or ("a kernel argument" if u.key.startswith("arg:") else
+                       "a name not defined in the given files" if u.key.startswith("name:") else "runtime data")
         p = self.param(pkey, pname_hint, 0, f"assumed: {u.text} ({what})", u.loc)
         self.assume(u.loc, f"{hint if hint != 'VALUE' else 'value'} comes from {what} ({u.text}); modelled as a param {p}", S.render(p))
         return p
@@ -478,7 +475,7 @@ class Interp:
                 return self.eval(vnode)
             finally:
                 self.sf, self.scopes, self.depth = saved, saved_scopes, self.depth - 1
-        return Unknown(name, self.loc(node), name)
+        return Unknown(name, self.loc(node), name, f"name:{name}")
 
     def e_qualified_identifier(self, node):
         parts = [p for p in re.split(r"::", norm(self.text(node))) if p]
@@ -813,6 +810,8 @@ class Interp:
         """The integer arguments of a `Shape<...>` / `Stride<...>` type (through aliases)."""
         if td is None:
             return None
+        if isinstance(td, Sym):
+            raise self.error(node, "GlobalTensor: expected Shape<...> and Stride<...> type arguments")
         ty = td.child_by_field_name("type") if td.type == "type_descriptor" else td
         while ty is not None and ty.type == "qualified_identifier":
             ty = ty.child_by_field_name("name")
@@ -1084,7 +1083,15 @@ class Interp:
     def exec(self, node) -> None:
         method = getattr(self, "s_" + node.type, None)
         if method is not None:
-            method(node)
+            try:
+                method(node)
+            except ExtractError:
+                raise
+            except RecursionError:
+                raise self.error(node, "this statement nests too deeply for the extraction") from None
+            except Exception as e:  # a construct the interpreter does not expect: say where
+                raise self.error(node, f"cannot read this {node.type.replace('_', ' ')} "
+                                       f"(internal error {type(e).__name__}: {e}; please report it)") from None
             return
         if node.type in ("comment", "preproc_call", "preproc_include", "preproc_def", "empty_statement",
                          "static_assert_declaration", "alias_declaration", "type_definition",

@@ -35,8 +35,11 @@ class SourceFile:
     line_starts: list[int] = field(default_factory=list)   # byte offsets
     errors: list = field(default_factory=list)              # ERROR / MISSING nodes
     base: tuple[int, int, int] = (0, 0, 0)                  # a snippet: its row, col, prefix
+    fixed: Loc | None = None                                # a config snippet: one location
 
     def loc(self, node) -> Loc:
+        if self.fixed is not None:
+            return self.fixed
         (r1, c1), (r2, c2) = node.start_point, node.end_point
         row0, col0, prefix = self.base
         def col(r: int, c: int) -> int:
@@ -306,7 +309,7 @@ def snippet(expr: str, shown: str, loc: Loc | None, at: Loc | None = None):
     tree = parser().parse(data)
     starts = [0] + [i + 1 for i, b in enumerate(data) if b == 0x0A]
     base = (at.line - 1, at.col - 1, len(prefix)) if at is not None else (0, 0, 0)
-    sf = SourceFile(shown, expr, data, (), tree, starts, [], base)
+    sf = SourceFile(shown, expr, data, (), tree, starts, [], base, None if at is not None else loc)
     node = tree.root_node
     decl = node.named_children[0] if node.named_children else None
     init = decl.child_by_field_name("declarator") if decl is not None else None

@@ -480,3 +480,41 @@ def test_frontends_eval_nothing_and_stay_off_the_core():
         mods = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
         mods |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
         assert not any(m.startswith(("model", "checker")) for m in mods), p
+
+
+def test_mutated_kernels_give_a_valid_spec_or_a_located_error(tmp_path):
+    """Hostile input: token-level mutants of the corpus never crash the extraction, and
+    every skeleton extracted from one parses and compiles."""
+    import random
+    import re
+    import shutil
+
+    outcomes = {"spec": 0, "error": 0}
+    for name in KERNELS:
+        folder = CORPUS / name
+        for extra in [*folder.glob("*.h"), *folder.glob("*.toml")]:
+            shutil.copy(extra, tmp_path / extra.name)
+        tokens = re.findall(r"\w+|[^\w\s]|\s+", (folder / f"{name}.cpp").read_text())
+        for seed in range(12):
+            rnd = random.Random(seed)
+            t = list(tokens)
+            for _ in range(rnd.randint(1, 3)):
+                i = rnd.randrange(len(t))
+                choice = rnd.random()
+                if choice < 0.4:
+                    del t[i]
+                elif choice < 0.7:
+                    t.insert(i, rnd.choice(["(", ")", "{", "}", ";", "*", "&", "0", "rank", "-1", "+ 1", "[", "]", ","]))
+                else:
+                    t[i] = rnd.choice(tokens)
+            path = tmp_path / f"{name}.cpp"
+            path.write_text("".join(t))
+            try:
+                ex = extract([str(path)])
+            except ExtractError as e:
+                assert re.match(rf"{re.escape(str(tmp_path))}/[\w.]+:\d+:\d+: error: |[^:]+: error: ", str(e)), str(e)
+                outcomes["error"] += 1
+                continue
+            parse_and_compile(ex.sig_text)
+            outcomes["spec"] += 1
+    assert outcomes["spec"] > 20 and outcomes["error"] > 20

@@ -21,8 +21,8 @@ from frontends.cpp import sym as S
 from frontends.cpp.errors import ExtractError, Loc
 from frontends.cpp.interp import Interp, norm
 from frontends.cpp.skeleton import Line, Printer, prune
-from frontends.cpp.source import Function, Index, load, snippet
-from frontends.cpp.sym import FULL, LEVEL_NAMES, PARTIAL, Sym
+from frontends.cpp.source import Function, Index, declarator_name, load, snippet
+from frontends.cpp.sym import LEVEL_NAMES, Sym
 
 __all__ = ["extract", "Extraction", "Assumption", "CallSite", "SourceMapEntry", "ExtractError"]
 
@@ -147,7 +147,6 @@ def _launch_site(index: Index, kernel: Function, cfg: dict) -> tuple[dict, Sym |
             params = consts.params_of(kernel)
             out: dict = {}
             for p, a in zip(params, args.named_children):
-                from frontends.cpp.source import declarator_name
                 name = declarator_name(p.child_by_field_name("declarator"))
                 v = consts.eval(a)
                 if name and isinstance(v, Sym) and S.is_int(v):
@@ -290,7 +289,7 @@ def _assemble(interp: Interp, kernel: Function, cfg: dict, stmts: list, launch_b
         if dims == "[1]" and info.dims is None and all(S.is_int(a) and a.args[0] == 0 for a, _ in info.spans):
             dims = ""
             _scalar(stmts, re.compile(rf"\b{re.escape(info.name)}\[0(:1)?\]"), info.name)
-            extra = [(loc, t.replace(f"sized 1 to cover", "a scalar, which covers")) for loc, t in extra]
+            extra = [(loc, t.replace("sized 1 to cover", "a scalar, which covers")) for loc, t in extra]
         notes.extend(extra)
         sig_decls.append((f"signal {info.name}{dims};", info))
     _drop_unused_params(interp, stmts, [t for t, _ in sig_decls])

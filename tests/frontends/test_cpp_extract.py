@@ -260,7 +260,7 @@ def test_a_runtime_peer_is_an_assumption_with_its_location():
     ex = extract([kernel_path("runtime_peer")], {"ranks": 3})
     lines = [str(a) for a in ex.assumptions]
     want = ("tests/frontends/corpus/runtime_peer/runtime_peer.cpp:9:16: assumed: peer comes from runtime data "
-            "(a load from global memory) (ready_queue[head]); modelled as a param PEER_9")
+            "(ready_queue[head], a load from global memory); modelled as a param PEER_9")
     assert want in lines
     assert "param PEER_9 = 0;    // runtime_peer.cpp:9:16: assumed: ready_queue[head]" in ex.sig_text
     assert "TNOTIFY(token @ PEER_9, 1, AtomicAdd);" in ex.sig_text
@@ -301,6 +301,29 @@ __global__ AICORE void k(__gm__ int32_t *f, NotifyOp op, WaitCmp how, int rank) 
     ex2 = extract([path], {"ranks": 1, "blocks": 1, "host": ["launch"], "ops": {"op": "AtomicAdd", "how": "GE"}})
     assert "OP_3" not in ex2.sig_text and "TNOTIFY(f, 1, AtomicAdd);" in ex2.sig_text
     assert [c.opcmp for c in ex2.call_sites] == ["partial", "partial"]
+
+
+def test_a_kernel_argument_the_kernel_changes_becomes_a_local(tmp_path):
+    path = write(tmp_path, "k.cpp", """
+__global__ AICORE void k(__gm__ int32_t *f, int rounds) {
+    float acc = 0;
+    acc += 1.5f;                       // data: pruned
+    while (rounds > 0) {
+        TNOTIFY(Signal(f), 1, NotifyOp::AtomicAdd);
+        rounds--;
+    }
+    TWAIT(Signal(f), 2, WaitCmp::GE);
+}
+""")
+    ex = extract([path], {"ranks": 1, "blocks": 1, "host": ["launch"], "values": {"rounds": 2}})
+    assert "    int rounds = 2;\n    while (rounds > 0) {\n        TNOTIFY(f, 1, AtomicAdd);\n        rounds--;\n    }" in ex.sig_text
+    assert "acc" not in ex.sig_text
+    assert check_verdict(tmp_path, ex.sig_text) == set()
+    ex0 = extract([path], {"ranks": 1, "blocks": 1, "host": ["launch"]})
+    assert "param ROUNDS = 0;" in ex0.sig_text
+    assert any(a.text == "rounds comes from a kernel argument (rounds); modelled as a param ROUNDS" and (a.line, a.col) == (2, 45)
+               for a in ex0.assumptions)
+    assert check_verdict(tmp_path, ex0.sig_text) == {"deadlock"}
 
 
 def test_fences_and_block_barriers_are_todo_comments_and_assumptions(tmp_path):

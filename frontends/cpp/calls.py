@@ -115,6 +115,7 @@ class Calls:
                 sv = self.as_int(v, vnode)
                 n = self.fresh(pname)
                 scope[pname] = Local(n)
+                self.local_level(n, sv.level)
                 self.local_values[n] = None
                 self.emit(Line(f"int {n} = {S.render(sv)};", self.loc(p), "decl", n))
             stmts = [c for c in body.named_children if c.type != "comment"]

@@ -68,7 +68,7 @@ class Expressions:
         name = self.text(node)
         b = self.lookup(name)
         if b is not None:
-            return S.name(b.name) if isinstance(b, Local) else b
+            return S.name(b.name, self.local_levels.get(b.name, FULL)) if isinstance(b, Local) else b
         return self.global_value(name, node)
 
     e_namespace_identifier = e_identifier

@@ -65,6 +65,7 @@ class Interp(Expressions, Views, Calls, Statements):
         self.used_names: set[str] = set()
         self.facts: list[dict[str, Sym]] = []
         self.param_notes: dict[str, list] = {}
+        self.local_levels: dict[str, int] = {}
         self.conventions_said: set[str] = set()
 
     def loc(self, node) -> Loc:
@@ -105,6 +106,10 @@ class Interp(Expressions, Views, Calls, Statements):
         self.params[pname] = (value, comment, loc)
         return S.name(pname, NONE)
 
+    def local_level(self, name: str, level: int) -> None:
+        """A local is as resolved as the least resolved value it was given."""
+        self.local_levels[name] = min(level, self.local_levels.get(name, FULL))
+
     def builtin(self, which: str, level: int) -> Sym:
         self.uses[which] = True
         return S.name(which, level)
@@ -122,7 +127,7 @@ class Interp(Expressions, Views, Calls, Statements):
         if isinstance(v, Sym):
             return v
         if isinstance(v, Local):
-            return S.name(v.name)
+            return S.name(v.name, self.local_levels.get(v.name, FULL))
         if isinstance(v, Elem) and v.ptr.plain:
             return self.unknown_int(self.text(node), node, hint,
                                     "a plain load of a signal outside a comparison")
@@ -252,6 +257,7 @@ class Interp(Expressions, Views, Calls, Statements):
                 v = self.as_int(scope[pname], f.node)
                 n = self.fresh(pname)
                 scope[pname] = Local(n)
+                self.local_level(n, v.level)
                 self.local_values[n] = None
                 self.emit(Line(f"int {n} = {S.render(v)};", self.sf.loc(f.node.child_by_field_name("declarator")), "decl", n))
         for err in f.file.errors:

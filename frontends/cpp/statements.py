@@ -100,6 +100,7 @@ class Statements:
             b = self.lookup(self.text(left))
             if isinstance(b, Local):
                 v = self.as_int(self.eval(right), right, self.text(left))
+                self.local_level(b.name, v.level)
                 if op in ("=", "+=", "-="):
                     self.emit(Line(f"{b.name} {op} {S.render(v)};", self.loc(e), "assign", b.name))
                 else:
@@ -193,6 +194,7 @@ class Statements:
             is_bool = clean_type(ctype) == "bool"
             n = self.fresh(name)
             self.bind(name, Local(n, is_bool))
+            self.local_level(n, v.level)
             self.local_values[n] = v if name not in mutated else None
             self.emit(Line(f"{'bool' if is_bool else 'int'} {n} = {S.render(v)};", self.loc(d), "decl", n))
             return
@@ -201,6 +203,7 @@ class Statements:
             if name in mutated:
                 n = self.fresh(name)
                 self.bind(name, Local(n))
+                self.local_level(n, v.level)
                 self.local_values[n] = None
                 self.emit(Line(f"int {n} = {S.render(v)};", self.loc(d), "decl", n))
                 return
@@ -303,6 +306,7 @@ class Statements:
         try:
             var, head_init = self.for_init(init)
             c = self.as_int(self.eval(cond), cond, "COND") if cond is not None else S.num(1)
+            self.local_level(var, c.level)      # a loop variable ranges as far as its bound
             head_upd = self.for_update(upd, var)
             head = f"{head_init}; {S.render(c)}; {head_upd}"
             block = Block("for", head, self.loc(node), defines=var, reads=c.reads)
@@ -326,6 +330,7 @@ class Statements:
             v = self.as_int(self.eval(ds[0].child_by_field_name("value")), ds[0], name)
             n = self.fresh(name)
             self.bind(name, Local(n))
+            self.local_level(n, v.level)
             self.local_values[n] = None
             return n, f"int {n} = {S.render(v)}"
         if init.type == "assignment_expression":

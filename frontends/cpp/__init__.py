@@ -100,9 +100,9 @@ def extract(paths: list[str], config: dict | None = None) -> Extraction:
     index = load([str(p) for p in paths])
     cfg, _ = config_mod.resolve(config, str(paths[0]), index.pragmas)
     kernel = _choose_kernel(index, cfg, str(paths[0]))
-    launch_args, launch_blocks = _launch_site(index, kernel, cfg)
+    launch_args, launch_blocks, launch_template = _launch_site(index, kernel, cfg)
     interp = Interp(index, cfg, kernel)
-    stmts = prune(interp.run(launch_args))
+    stmts = prune(interp.run(launch_args, launch_template))
     return _assemble(interp, kernel, cfg, stmts, launch_blocks)
 
 
@@ -123,8 +123,9 @@ def _choose_kernel(index: Index, cfg: dict, first: str) -> Function:
     raise ExtractError(None, "no __global__ kernel function found: mark it __global__ or set kernel = \"NAME\"", first)
 
 
-def _launch_site(index: Index, kernel: Function, cfg: dict) -> tuple[dict, Sym | None]:
-    """Constant kernel arguments and block count from a `kernel<<<blocks, ...>>>(args)` launch."""
+def _launch_site(index: Index, kernel: Function, cfg: dict) -> tuple[dict, Sym | None, list]:
+    """Constant arguments, block count and template arguments of the first
+    `kernel<T...><<<blocks, ...>>>(args)` launch in the given files."""
     for sf in index.files:
         launches = [m for m in sf.marks if m.kind == "launch"]
         if not launches:
@@ -148,21 +149,31 @@ def _launch_site(index: Index, kernel: Function, cfg: dict) -> tuple[dict, Sym |
             out: dict = {}
             for p, a in zip(params, args.named_children):
                 name = declarator_name(p.child_by_field_name("declarator"))
-                v = consts.eval(a)
-                if name and isinstance(v, Sym) and S.is_int(v):
+                v = _constant(consts, a)
+                if name and v is not None:
                     out[name] = v
+            template = []
+            if fn.type == "template_function":
+                template = [_constant(consts, a) for a in fn.child_by_field_name("arguments").named_children]
             first = _top_level_split(mark.text)[0] if mark.text.strip() else ""
             blocks = None
             try:
                 snip_sf, expr = snippet(first, sf.path, None)
                 consts.sf = snip_sf
-                v = consts.eval(expr)
-                if isinstance(v, Sym) and S.is_int(v):
-                    blocks = v
+                blocks = _constant(consts, expr)
             except ExtractError:
                 blocks = None
-            return out, blocks
-    return {}, None
+            return out, blocks, template
+    return {}, None, []
+
+
+def _constant(interp: Interp, node) -> Sym | None:
+    """A host-code expression's value when it is a constant (host variables are not followed)."""
+    try:
+        v = interp.eval(node)
+    except ExtractError:
+        return None
+    return v if isinstance(v, Sym) and S.is_int(v) else None
 
 
 def _top_level_split(text: str) -> list[str]:

@@ -194,10 +194,10 @@ class Calls:
             pname = declarator_name(p.child_by_field_name("declarator"))
             if pname is None:
                 continue
-            if i < len(tvals) and isinstance(tvals[i], Sym):
-                scope[pname] = tvals[i]
-            elif f is self.kernel and pname in values:
+            if f is self.kernel and pname in values:
                 scope[pname] = self.config_value(values[pname], self.sf.loc(p))
+            elif i < len(tvals) and isinstance(tvals[i], Sym):
+                scope[pname] = tvals[i]
             elif p.child_by_field_name("default_value") is not None:
                 saved, self.sf = self.sf, f.file
                 try:

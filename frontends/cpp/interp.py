@@ -223,11 +223,11 @@ class Interp(Expressions, Views, Calls, Statements):
             return S.num(v, PARTIAL)
         return S.with_level(self.as_int(self.eval_config(v, loc), None), PARTIAL)
 
-    def run(self, launch_args: dict[str, Sym]) -> list:
+    def run(self, launch_args: dict[str, Sym], launch_template: list) -> list:
         f = self.kernel
         scope: dict = {}
         if f.template is not None:
-            self.bind_template(f, [], scope)
+            self.bind_template(f, launch_template, scope)
         values = self.cfg.get("values", {})
         for p in self.params_of(f):
             d = p.child_by_field_name("declarator")

@@ -160,6 +160,23 @@ void host(void *stream, uint8_t *s) { k<<<DIM, nullptr, stream>>>((int32_t *)s, 
     assert check_verdict(tmp_path, ex.sig_text) == set()
 
 
+def test_template_arguments_of_the_launch_are_used(tmp_path):
+    path = write(tmp_path, "t.cpp", """
+template <int ROUNDS, int SLOT = 0>
+__global__ AICORE void k(__gm__ int32_t *s) {
+    for (int r = 0; r < ROUNDS; r++) {
+        pto::comm::TNOTIFY(pto::comm::Signal(s + SLOT), 1, pto::comm::NotifyOp::AtomicAdd);
+    }
+}
+void host(void *stream, uint8_t *s, int n) { k<3, 1><<<n, nullptr, stream>>>((int32_t *)s); }
+""")
+    ex = extract([path], {"ranks": 1, "host": ["launch"]})
+    assert "r < 3" in ex.sig_text and "TNOTIFY(s[1], 1, AtomicAdd);" in ex.sig_text
+    # the block count `n` is a host variable: not followed, the default is said
+    assert "param NBLOCKS = 1;    // assumed: block count not configured" in ex.sig_text
+    assert "r < 5" in extract([path], {"ranks": 1, "host": ["launch"], "values": {"ROUNDS": 5}}).sig_text
+
+
 def test_helpers_are_followed_by_their_bodies_not_their_names(tmp_path):
     # the helper is called something no list knows; only its window arithmetic says "remote"
     write(tmp_path, "addr.h", """

@@ -190,7 +190,7 @@ class Statements:
             v = self.cast(ctype, v, d)
         if isinstance(v, Local):
             v = S.name(v.name)
-        if isinstance(v, Sym) and (name in mutated or (not is_const and not S.is_int(v) and not self.is_alias(v))):
+        if isinstance(v, Sym) and (name in mutated or v.reads or not self.is_static(v, is_const)):
             is_bool = clean_type(ctype) == "bool"
             n = self.fresh(name)
             self.bind(name, Local(n, is_bool))
@@ -211,6 +211,15 @@ class Statements:
 
     def is_alias(self, v: Sym) -> bool:
         return v.op == "name" and (v.args[0] in ("rank", "block", "nranks", "nblocks") or v.args[0] in self.params)
+
+    def is_static(self, v: Sym, is_const: bool) -> bool:
+        """Whether a never-assigned variable can stand for its value wherever it is used:
+        a literal, a built-in or a param; for a `const`, any expression over those (an
+        expression over locals could change meaning when a local changes later)."""
+        if S.is_int(v) or self.is_alias(v):
+            return True
+        fixed = {"rank", "block", "nranks", "nblocks"} | set(self.params)
+        return is_const and S.names(v) <= fixed
 
     def array(self, value_node):
         if value_node is None or value_node.type != "initializer_list":

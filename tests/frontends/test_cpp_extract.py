@@ -160,6 +160,20 @@ void host(void *stream, uint8_t *s) { k<<<DIM, nullptr, stream>>>((int32_t *)s, 
     assert check_verdict(tmp_path, ex.sig_text) == set()
 
 
+def test_a_const_copy_of_a_changing_local_keeps_its_value(tmp_path):
+    path = write(tmp_path, "k.cpp", """
+__global__ AICORE void k(__gm__ int32_t *f) {
+    int k = 0;
+    const int slot = k;      // the value of k now, not later
+    k++;
+    TNOTIFY(Signal(f + slot), k, NotifyOp::Set);
+}
+""")
+    ex = extract([path], {"ranks": 1, "blocks": 1, "host": ["launch"], "signals": {"f": 2}})
+    assert "    int k = 0;\n    int slot = k;\n    k++;\n    TNOTIFY(f[slot], k, Set);" in ex.sig_text
+    parse_and_compile(ex.sig_text)
+
+
 def test_template_arguments_of_the_launch_are_used(tmp_path):
     path = write(tmp_path, "t.cpp", """
 template <int ROUNDS, int SLOT = 0>

@@ -7,8 +7,10 @@ are followed by evaluating their bodies with the argument values. Whatever the c
 not say becomes a param plus an `Assumption` at its C++ location.
 
 Known limitations: loops are not unrolled, so a pointer that changes inside a loop is
-refused; a helper's `return` inside one of its loops is refused; `switch`, `goto` and
-exceptions around signal operations are refused; `do { } while` bodies must not `continue`.
+refused; a pointer built from a local reads that local's current value; a helper's
+`return` inside one of its loops is refused; `switch`, `goto` and exceptions around signal
+operations are refused; `do { } while` bodies must not `continue`. docs/frontends.md has
+the full list.
 """
 
 

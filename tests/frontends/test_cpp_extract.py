@@ -238,6 +238,24 @@ __global__ AICORE void k(__gm__ int32_t *f, int rank) {
     assert check_verdict(tmp_path, ex.sig_text) == set()
 
 
+def test_helpers_in_another_given_file_and_an_extract_table(tmp_path):
+    write(tmp_path, "helpers.cpp", """
+AICORE void Arrive(__gm__ int32_t *c) { pto::comm::TNOTIFY(pto::comm::Signal(c), 1, pto::comm::NotifyOp::AtomicAdd); }
+""")
+    path = write(tmp_path, "k.cpp", """
+AICORE void Arrive(__gm__ int32_t *c);
+__global__ AICORE void k(__gm__ int32_t *c) { Arrive(c); TWAIT(Signal(c), get_block_num(), WaitCmp::GE); }
+""")
+    (tmp_path / "sigproof.toml").write_text("[extract]\nranks = 1\nblocks = 3\nhost = [\"launch\"]\n")
+    ex = extract([path, str(tmp_path / "helpers.cpp")])
+    assert "param NBLOCKS = 3;    // blocks from the config" in ex.sig_text
+    assert "TNOTIFY(c, 1, AtomicAdd);" in ex.sig_text and "TWAIT(c, nblocks, GE);" in ex.sig_text
+    assert check_verdict(tmp_path, ex.sig_text) == set()
+    only_kernel = extract([path])
+    assert "TNOTIFY" not in only_kernel.sig_text
+    assert any("call to Arrive with a signal argument is not followed" in a.text for a in only_kernel.assumptions)
+
+
 def test_recursive_helpers_are_refused_with_a_location(tmp_path):
     path = write(tmp_path, "k.cpp", """
 AICORE void R(__gm__ int32_t *f, int n) { R(f, n); pto::comm::TNOTIFY(pto::comm::Signal(f), 1, pto::comm::NotifyOp::Set); }

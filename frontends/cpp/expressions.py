@@ -368,4 +368,5 @@ class Expressions:
         args = [self.eval(a) for a in arg_nodes]
         if fname not in IGNORED_CALLS and any(isinstance(a, (Ptr, View, Elem, Offset, Window)) for a in args):
             self.assume(self.loc(node), f"call to {fname} with a signal argument is not followed (no definition among the given files and their local headers)")
-        return Unknown(self.text(node), self.loc(node), fname if fname.isidentifier() else "VALUE")
+        return Unknown(self.text(node), self.loc(node), fname if fname.isidentifier() else "VALUE",
+                       f"call:{fname}@{self.loc(node)}")

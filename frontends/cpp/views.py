@@ -92,6 +92,36 @@ class Views:
             total = inner
         return f"[{st}:{S.render(S.binop('+', start, total))}]"
 
+    def take_multiples(self, rest: dict, stride: Sym, node, info: SignalInfo) -> dict:
+        """Move the terms of the linear form `rest` that are multiples of `stride` out of
+        it, divided by the stride: the index of one dimension (row-major, outermost first)."""
+        form = S.linear(stride)
+        if not form or len(form) != 1:
+            raise self.error(node, f"signal {info.key}: a dimension of the config is not a product of names")
+        (smono, scoef), = form.items()
+        take: dict = {}
+        for mono, c in list(rest.items()):
+            factors = list(mono)
+            if not mono:                               # the constant term: its quotient
+                if smono or c < 0:
+                    continue
+                q, r = divmod(c, scoef)
+                if q:
+                    take[()] = q
+                    if r:
+                        rest[()] = r
+                    else:
+                        del rest[()]
+                continue
+            if c % scoef or any(factors.count(f) < smono.count(f) for f in set(smono)):
+                continue
+            for f in smono:
+                factors.remove(f)
+            key = tuple(factors)
+            take[key] = take.get(key, 0) + c // scoef
+            del rest[mono]
+        return take
+
     def dim_selectors(self, start: Sym, dims, info: SignalInfo, node) -> str:
         strides = []
         acc = S.num(1)
@@ -108,27 +138,8 @@ class Views:
         else:
             idx = []
             rest = dict(form)
-            for k, st in enumerate(strides):
-                sf = S.linear(st)
-                if len(sf) != 1 and k < len(strides) - 1:
-                    raise self.error(node, f"signal {info.key}: a dimension of the config is not a product of names")
-                (smono, scoef), = sf.items() if sf else (((), 1),)
-                take: dict = {}
-                for mono, c in list(rest.items()):
-                    m = list(mono)
-                    if all(f in m for f in smono) and c % scoef == 0 and (mono or not smono):
-                        for f in smono:
-                            m.remove(f)
-                        if not mono and k < len(strides) - 1:
-                            q = c // scoef
-                            take[()] = q
-                            rest[()] = c - q * scoef
-                            if not rest[()]:
-                                del rest[()]
-                            continue
-                        take[tuple(m)] = take.get(tuple(m), 0) + c // scoef
-                        del rest[mono]
-                idx.append(S.from_linear(take, start.level))
+            for st in strides:
+                idx.append(S.from_linear(self.take_multiples(rest, st, node, info), start.level))
             if rest:
                 raise self.error(node, f"cannot split the offset {S.render(start)} of signal {info.key} into indices")
         sel = [f"[{S.render(i)}]" for i in idx]
@@ -158,7 +169,10 @@ class Views:
             raise self.error(node, f"{kind} without a pointer argument")
         ptr = self.as_ptr(args[0], arg_nodes[0])
         if ptr is None:
-            raise self.error(arg_nodes[0], f"cannot tell which signal `{self.text(arg_nodes[0])}` points into")
+            why = ""
+            if isinstance(args[0], Unknown) and args[0].key.startswith("call:"):
+                why = f": {args[0].hint} has no definition among the given files and their local headers"
+            raise self.error(arg_nodes[0], f"cannot tell which signal `{self.text(arg_nodes[0])}` points into{why}")
         tv = self.template_values(targs)
         if kind == "Signal":
             return View(Ptr(ptr.base, ptr.offset, ptr.rank, 4, ptr.level, ptr.plain, ptr.origin), (), ())

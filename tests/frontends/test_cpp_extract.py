@@ -283,6 +283,44 @@ __global__ AICORE void k(__gm__ int32_t *flags) {{
     assert ex.call_sites[0].signal == "full"
 
 
+@pytest.mark.parametrize("offset, ref", [
+    ("9", "cross[1][1]"), ("phase * N + rank", "cross[phase][rank]"), ("rank + phase * N + 1", "cross[phase][rank + 1]"),
+    ("2 * N * phase + rank", "cross[2 * phase][rank]"), ("N", "cross[1][0]"),
+])
+def test_a_flat_offset_splits_into_the_configured_dimensions(tmp_path, offset, ref):
+    path = write(tmp_path, "k.cpp", f"""
+constexpr int N = 8;
+__global__ AICORE void k(__gm__ int32_t *cross, int rank) {{
+    for (int phase = 0; phase < 2; phase++) TNOTIFY(Signal(cross + {offset}), 1, NotifyOp::AtomicAdd);
+}}
+""")
+    ex = extract([path], {"ranks": 2, "blocks": 1, "host": ["launch"], "signals": {"cross": [4, "N"]}})
+    assert f"TNOTIFY({ref}, 1, AtomicAdd);" in ex.sig_text
+    parse_and_compile(ex.sig_text)
+
+
+def test_a_symbolic_dimension_splits_too(tmp_path):
+    kernel = """
+__global__ AICORE void k(__gm__ int32_t *cross, __gm__ uint64_t *windowsIn, int rank, int nranks) {
+    for (int phase = 0; phase < 2; phase++)
+        for (int p = 0; p < nranks; p++)
+            if (p != rank) TNOTIFY(Signal(Remote(windowsIn, cross + phase * nranks + rank, rank, p)), 1, NotifyOp::AtomicAdd);
+}
+"""
+    cfg = {"ranks": 2, "blocks": 1, "host": ["launch"], "signals": {"cross": [2, "nranks"]}}
+    with pytest.raises(ExtractError, match=r"k.cpp:5:43: error: cannot tell which signal .* Remote has no definition"):
+        extract([write(tmp_path, "k.cpp", kernel)], cfg)
+    helper = """
+AICORE __gm__ int32_t *Remote(__gm__ uint64_t *w, __gm__ int32_t *p, int me, int pe) {
+    return (__gm__ int32_t *)(w[pe] + ((uint64_t)p - w[me]));
+}
+"""
+    ex = extract([write(tmp_path, "k2.cpp", helper + kernel)], cfg)
+    assert "signal cross[2][NRANKS];" in ex.sig_text
+    assert "TNOTIFY(cross[phase][rank] @ p, 1, AtomicAdd);" in ex.sig_text
+    parse_and_compile(ex.sig_text)
+
+
 def test_signal2d_and_globaltensor_views(tmp_path):
     path = write(tmp_path, "k.cpp", """
 using Sh = pto::Shape<1, 1, 1, 2, 4>;

@@ -1,0 +1,1 @@
+"""Front ends that extract a .sig synchronization skeleton from kernel source code."""

@@ -1,0 +1,402 @@
+"""Extract the .sig synchronization skeleton of a PTO C++ kernel.
+
+    from frontends.cpp import extract
+    extraction = extract(["kernel.cpp"])        # sigproof.toml beside it, if any
+    print(extraction.sig_text)
+    for a in extraction.assumptions: print(a)
+
+The kernel is parsed with tree-sitter, interpreted abstractly (constants folded, helpers
+followed), and printed as a .sig spec. Every value the code does not determine becomes a
+param with an `Assumption` at its C++ location. See docs/frontends.md.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from frontends.cpp import config as config_mod
+from frontends.cpp import sym as S
+from frontends.cpp.errors import ExtractError, Loc
+from frontends.cpp.interp import Interp, norm
+from frontends.cpp.skeleton import Line, Printer, prune
+from frontends.cpp.source import Function, Index, declarator_name, load, snippet
+from frontends.cpp.sym import LEVEL_NAMES, Sym
+
+__all__ = ["extract", "Extraction", "Assumption", "CallSite", "SourceMapEntry", "ExtractError"]
+
+DEFAULT_RANKS = 2
+
+
+@dataclass(frozen=True)
+class Assumption:
+    file: str
+    line: int
+    col: int
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}: assumed: {self.text}"
+
+
+@dataclass(frozen=True)
+class SourceMapEntry:
+    """Line `sig_line` (1-based) of the skeleton comes from this C++ range."""
+
+    sig_line: int
+    file: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+
+@dataclass(frozen=True)
+class CallSite:
+    """One TNOTIFY / TWAIT / TTEST call site and how far each operand was resolved."""
+
+    kind: str
+    file: str
+    line: int
+    col: int
+    signal: str       # full | partial | none
+    index: str
+    peer: str
+    value: str
+    opcmp: str
+
+    def levels(self) -> tuple[str, ...]:
+        return (self.signal, self.index, self.peer, self.value, self.opcmp)
+
+    @property
+    def resolution(self) -> str:
+        """The whole site: the weakest of its operands."""
+        order = ("none", "partial", "full")
+        return min(self.levels(), key=order.index)
+
+
+@dataclass(frozen=True)
+class Extraction:
+    sig_text: str
+    source_map: tuple[SourceMapEntry, ...]
+    assumptions: tuple[Assumption, ...]
+    call_sites: tuple[CallSite, ...]
+    kernel: str
+
+    def origin(self, sig_line: int) -> SourceMapEntry | None:
+        return next((e for e in self.source_map if e.sig_line == sig_line), None)
+
+
+def extract(paths: list[str], config: dict | None = None) -> Extraction:
+    """Extract the skeleton of the kernel in `paths` (the first file holds the kernel).
+
+    `config=None` reads `sigproof.toml` beside the first file; a dict replaces it.
+    `// sigproof:` pragmas in the sources apply unless the config says `pragmas = false`.
+    Raises ExtractError (printed as file:line:col: error: message) for unreadable input.
+    """
+    if not paths:
+        raise ExtractError(None, "no C++ file given")
+    index = load([str(p) for p in paths])
+    cfg, _ = config_mod.resolve(config, str(paths[0]), index.pragmas)
+    kernel = _choose_kernel(index, cfg, str(paths[0]))
+    launch_args, launch_blocks, launch_template = _launch_site(index, kernel, cfg)
+    interp = Interp(index, cfg, kernel)
+    stmts = prune(interp.run(launch_args, launch_template))
+    return _assemble(interp, kernel, cfg, stmts, launch_blocks)
+
+
+def _choose_kernel(index: Index, cfg: dict, first: str) -> Function:
+    if "kernel" in cfg:
+        fs = index.functions.get(cfg["kernel"])
+        if not fs:
+            raise ExtractError(None, f"no function {cfg['kernel']!r} (config key kernel) in the given files", first)
+        return fs[0]
+    kernels = [f for fs in index.functions.values() for f in fs if f.is_kernel]
+    kernels.sort(key=lambda f: (index.files.index(f.file), f.node.start_byte))
+    in_first = [f for f in kernels if f.file is index.files[0]]
+    if len(in_first) == 1:
+        return in_first[0]
+    if len(in_first) > 1:
+        names = ", ".join(f.name for f in in_first)
+        raise ExtractError(index.files[0].loc(in_first[1].node), f"several __global__ kernels ({names}): choose one with kernel = \"NAME\"")
+    raise ExtractError(None, "no __global__ kernel function found: mark it __global__ or set kernel = \"NAME\"", first)
+
+
+def _launch_site(index: Index, kernel: Function, cfg: dict) -> tuple[dict, Sym | None, list]:
+    """Constant arguments, block count and template arguments of the first
+    `kernel<T...><<<blocks, ...>>>(args)` launch in the given files."""
+    for sf in index.files:
+        launches = [m for m in sf.marks if m.kind == "launch"]
+        if not launches:
+            continue
+        stack = [sf.tree.root_node]
+        while stack:
+            n = stack.pop()
+            stack.extend(reversed(n.named_children))
+            if n.type != "call_expression":
+                continue
+            fn, args = n.child_by_field_name("function"), n.child_by_field_name("arguments")
+            if fn is None or args is None or norm(fn.text.decode()).split("::")[-1].split("<")[0] != kernel.name:
+                continue
+            lo, hi = sf.char_offset(fn) + len(fn.text.decode("utf-8", "replace")), sf.char_offset(args)
+            mark = next((m for m in launches if lo <= m.start and m.end <= hi + 1), None)
+            if mark is None:
+                continue
+            consts = Interp(index, cfg, kernel)
+            consts.sf = sf
+            params = consts.params_of(kernel)
+            out: dict = {}
+            for p, a in zip(params, args.named_children):
+                name = declarator_name(p.child_by_field_name("declarator"))
+                v = _constant(consts, a)
+                if name and v is not None:
+                    out[name] = v
+            template = []
+            if fn.type == "template_function":
+                template = [_constant(consts, a) for a in fn.child_by_field_name("arguments").named_children]
+            first = _top_level_split(mark.text)[0] if mark.text.strip() else ""
+            blocks = None
+            try:
+                snip_sf, expr = snippet(first, sf.path, None)
+                consts.sf = snip_sf
+                blocks = _constant(consts, expr)
+            except ExtractError:
+                blocks = None
+            return out, blocks, template
+    return {}, None, []
+
+
+def _constant(interp: Interp, node) -> Sym | None:
+    """A host-code expression's value when it is a constant (host variables are not followed)."""
+    try:
+        v = interp.eval(node)
+    except ExtractError:
+        return None
+    return v if isinstance(v, Sym) and S.is_int(v) else None
+
+
+def _top_level_split(text: str) -> list[str]:
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur)
+    return [p.strip() for p in parts]
+
+
+_DECL = {"rank": S.binop("-", S.name("NRANKS"), S.num(1)), "block": S.binop("-", S.name("NBLOCKS"), S.num(1)),
+         "nranks": S.name("NRANKS"), "nblocks": S.name("NBLOCKS")}
+
+
+def _upper(s: Sym, interp: Interp, depth: int = 0) -> Sym | None:
+    """An upper bound of a kernel expression, in declaration terms (params only)."""
+    if depth > 50:
+        return None
+    if s.op == "int":
+        return s
+    if s.op == "name":
+        n = s.args[0]
+        if n in _DECL:
+            return _DECL[n]
+        if n in interp.params:
+            return s
+        v = interp.local_values.get(n)
+        return _upper(v, interp, depth + 1) if v is not None else None
+    if s.op == "bin":
+        op, a, b = s.args
+        ua = _upper(a, interp, depth + 1)
+        if op == "%":
+            ub = _upper(b, interp, depth + 1)
+            return None if ub is None else S.binop("-", ub, S.num(1))
+        if ua is None:
+            return None
+        if op == "-":
+            return S.binop("-", ua, b) if S.is_int(b) else ua
+        if op == "/" and S.is_int(b) and b.args[0] > 0:
+            return S.binop("/", ua, b)
+        ub = _upper(b, interp, depth + 1)
+        if ub is None:
+            return None
+        if op in ("+", "*"):
+            return S.binop(op, ua, ub)
+        return None
+    if s.op == "cond":
+        a, b = _upper(s.args[1], interp, depth + 1), _upper(s.args[2], interp, depth + 1)
+        return None if a is None or b is None else S.call("max", a, b)
+    if s.op == "call":
+        a, b = _upper(s.args[1], interp, depth + 1), _upper(s.args[2], interp, depth + 1)
+        return None if a is None or b is None else S.call(s.args[0], a, b)
+    return None
+
+
+def _tidy(s: Sym) -> Sym:
+    lin = S.linear(s)
+    if lin is not None and all(not m or not m[0].startswith("(") for m in lin):
+        return S.from_linear(lin, s.level)
+    return s
+
+
+def _signal_dims(interp: Interp, info, kernel: Function) -> tuple[str, list]:
+    """The declared dimensions of a signal, and any assumption they needed."""
+    if info.dims is not None:
+        out = []
+        for d in info.dims:
+            decl = S.substitute(d, {"nranks": S.name("NRANKS"), "nblocks": S.name("NBLOCKS")})
+            bad = S.names(decl) - {"NRANKS", "NBLOCKS"} - set(interp.params)
+            if bad:
+                raise ExtractError(info.loc, f"signal {info.key}: the configured size uses {', '.join(sorted(bad))}, which is not a constant")
+            if not S.is_int(decl) and S.names(decl) - {"NRANKS", "NBLOCKS"}:
+                decl = S.call("max", decl, S.num(1))      # an assumption param may be 0
+            out.append(S.render(decl))
+        return "".join(f"[{d}]" for d in out), []
+    sizes = []
+    for start, last in info.spans:
+        u = _upper(last, interp)
+        if u is None:
+            sizes = None
+            break
+        sizes.append(_tidy(S.binop("+", u, S.num(1))))
+    if sizes is None or not sizes:
+        p = interp.param(f"size:{info.key}", f"{info.name}_SIZE", 16, f"assumed: size of signal {info.key} unknown", info.loc)
+        return f"[{S.render(p)}]", [(info.loc, f"the size of signal {info.key} is not known from the code; modelled as param {S.render(p)} = 16 (set [signals] {info.key} = N); an index beyond it shows up as an error verdict")]
+    uniq: list[Sym] = []
+    for s in sizes:
+        if S.render(s) not in {S.render(u) for u in uniq}:
+            uniq.append(s)
+    total = uniq[0]
+    for s in uniq[1:]:
+        total = S.call("max", total, s)
+    note = f"the size of signal {info.key} is not configured; sized {S.render(total)} to cover the indices used (set [signals] {info.key} = N otherwise)"
+    return f"[{S.render(total)}]", [(info.loc, note)]
+
+
+def _assemble(interp: Interp, kernel: Function, cfg: dict, stmts: list, launch_blocks) -> Extraction:
+    kloc = kernel.file.loc(kernel.node.child_by_field_name("declarator"))
+    kloc = Loc(kloc.file, kloc.line, kloc.col, kloc.line, kloc.col)
+    notes: list[tuple[Loc, str]] = []
+    if "ranks" in cfg:
+        nranks, ranks_note = int(cfg["ranks"]), "ranks from the config"
+    else:
+        nranks, ranks_note = DEFAULT_RANKS, "assumed: rank count not configured"
+        notes.append((kloc, f"the rank count is not configured; modelled as param NRANKS = {DEFAULT_RANKS} (set ranks = N)"))
+    if "blocks" in cfg:
+        nblocks, blocks_note = int(cfg["blocks"]), "blocks from the config"
+    elif launch_blocks is not None:
+        nblocks, blocks_note = launch_blocks.args[0], "blocks from the kernel launch"
+    else:
+        nblocks, blocks_note = 1, "assumed: block count not configured"
+        notes.append((kloc, "the block count is not configured; modelled as param NBLOCKS = 1 (set blocks = N)"))
+    sig_decls = []
+    for info in interp.signals.values():
+        dims, extra = _signal_dims(interp, info, kernel)
+        if dims == "[1]" and info.dims is None and all(S.is_int(a) and a.args[0] == 0 for a, _ in info.spans):
+            dims = ""
+            _scalar(stmts, re.compile(rf"\b{re.escape(info.name)}\[0(:1)?\]"), info.name)
+            extra = [(loc, t.replace("sized 1 to cover", "a scalar, which covers")) for loc, t in extra]
+        notes.extend(extra)
+        sig_decls.append((f"signal {info.name}{dims};", info))
+    _drop_unused_params(interp, stmts, [t for t, _ in sig_decls])
+    host_lines, host_notes = _host(cfg, interp, kloc)
+    notes.extend(host_notes)
+    for loc, text in notes:
+        interp.assume(loc, text)
+
+    pr = Printer()
+    first = Path(kernel.file.path).name
+    pr.add(f"// Skeleton of kernel {kernel.name} ({first}), extracted by sigproof frontends.cpp.")
+    pr.add("// Regenerate rather than edit: python -m frontends.cpp " + first)
+    pr.add(f"protocol {cfg.get('protocol', kernel.name)};")
+    pr.add("")
+    pr.add(f"param NRANKS = {nranks};    // {ranks_note}")
+    pr.add(f"param NBLOCKS = {nblocks};    // {blocks_note}")
+    for pname, (value, comment, loc) in interp.params.items():
+        where = f"{Path(loc.file).name}:{loc.line}:{loc.col}: " if loc else ""
+        pr.add(f"param {pname} = {value};    // {where}{comment}", loc)
+    pr.add("ranks NRANKS;")
+    pr.add("blocks NBLOCKS;")
+    for text, info in sig_decls:
+        loc = info.loc
+        where = f"    // {Path(loc.file).name}:{loc.line}:{loc.col}" if loc else ""
+        pr.add(text + where, loc)
+    pr.add("")
+    pr.add("kernel {", kloc)
+    pr.body(stmts, 1)
+    pr.add("}")
+    pr.add("")
+    pr.add("host {")
+    for line in host_lines:
+        pr.add("    " + line)
+    pr.add("}")
+    for chk in cfg.get("check", []):
+        if chk != "clean_exit":
+            raise ExtractError(None, f"config check {chk!r}: only clean_exit exists", kernel.file.path)
+        pr.add("check clean_exit;")
+    text = "\n".join(pr.lines) + "\n"
+    smap = tuple(SourceMapEntry(i, o.file, o.line, o.col, o.end_line, o.end_col)
+                 for i, o in enumerate(pr.origins, 1) if o is not None)
+    assumptions = tuple(sorted((Assumption(loc.file, loc.line, loc.col, t) for loc, t in interp.assumptions),
+                               key=lambda a: (a.file, a.line, a.col, a.text)))
+    sites = tuple(sorted((CallSite(s.kind, s.loc.file, s.loc.line, s.loc.col,
+                                   *(LEVEL_NAMES[s.levels[k]] for k in ("signal", "index", "peer", "value", "opcmp")))
+                          for s in interp.sites.values()), key=lambda c: (c.file, c.line, c.col)))
+    return Extraction(text, smap, assumptions, sites, kernel.name)
+
+
+def _texts(stmts: list):
+    for st in stmts:
+        if isinstance(st, Line):
+            yield st.text
+        else:
+            yield st.head
+            yield from _texts(st.body)
+            yield from _texts(st.orelse or [])
+
+
+def _drop_unused_params(interp: Interp, stmts: list, decls: list[str]) -> None:
+    """A param the pruned skeleton never reads is left out, with its assumption."""
+    used = set(re.findall(r"[A-Za-z_]\w*", " ".join([*_texts(stmts), *decls])))
+    for pname in list(interp.params):
+        if pname not in used:
+            del interp.params[pname]
+            for note in interp.param_notes.get(pname, []):
+                if note in interp.assumptions:
+                    interp.assumptions.remove(note)
+
+
+def _scalar(stmts: list, pattern, name: str) -> None:
+    """Print a one-element signal used only at element 0 as a scalar signal."""
+    for st in stmts:
+        if isinstance(st, Line):
+            st.text = pattern.sub(name, st.text)
+        else:
+            st.head = pattern.sub(name, st.head)
+            _scalar(st.body, pattern, name)
+            _scalar(st.orelse or [], pattern, name)
+
+
+def _host(cfg: dict, interp: Interp, kloc: Loc) -> tuple[list[str], list]:
+    if "host" not in cfg:
+        return ["launch;"], [(kloc, "the host sequence is not configured; modelled as one launch per rank (set host = [\"launch\", ...])")]
+    out = []
+    for item in cfg["host"]:
+        words = str(item).split()
+        if words == ["launch"]:
+            out.append("launch;")
+        elif words == ["host_barrier"]:
+            out.append("host_barrier;")
+        elif len(words) == 2 and words[0] == "reset":
+            info = interp.signals.get(words[1]) or next((i for i in interp.signals.values() if i.name == words[1]), None)
+            if info is None:
+                raise ExtractError(None, f"host step {item!r}: no signal {words[1]} is used by the kernel", kloc.file)
+            out.append(f"reset {info.name};")
+        else:
+            raise ExtractError(None, f"host step {item!r}: expected launch, reset SIGNAL or host_barrier", kloc.file)
+    return out, []

@@ -1,0 +1,209 @@
+"""Following helper functions: argument binding, templates, early returns."""
+
+from __future__ import annotations
+
+from frontends.cpp import sym as S
+from frontends.cpp.errors import ExtractError
+from frontends.cpp.skeleton import Block, Line
+from frontends.cpp.source import Function, declarator_name
+from frontends.cpp.sym import Sym
+from frontends.cpp.values import Local, Unknown
+from frontends.cpp.vocabulary import MAX_INLINE_DEPTH, norm
+
+
+class Calls:
+    """Helper inlining (a part of Interp)."""
+
+    def arity_ok(self, f: Function, n: int) -> bool:
+        params = self.params_of(f)
+        required = sum(1 for p in params if p.type == "parameter_declaration")
+        return required <= n <= len(params)
+
+    def params_of(self, f: Function):
+        decl = f.node.child_by_field_name("declarator")
+        while decl is not None and decl.type != "function_declarator":
+            decl = decl.child_by_field_name("declarator")
+        plist = decl.child_by_field_name("parameters") if decl is not None else None
+        if plist is None:
+            return []
+        return [p for p in plist.named_children if p.type in ("parameter_declaration", "optional_parameter_declaration")]
+
+    def mutated(self, body) -> set[str]:
+        key = body.id
+        if key in self.mutated_cache:
+            return self.mutated_cache[key]
+        out: set[str] = set()
+        stack = [body]
+        while stack:
+            n = stack.pop()
+            if n.type == "assignment_expression":
+                left = n.child_by_field_name("left")
+                if left is not None and left.type == "identifier":
+                    out.add(left.text.decode())
+            elif n.type == "update_expression":
+                arg = n.child_by_field_name("argument")
+                if arg is not None and arg.type == "identifier":
+                    out.add(arg.text.decode())
+            elif n.type == "pointer_expression" and n.child_by_field_name("operator").text == b"&":
+                arg = n.child_by_field_name("argument")
+                if arg is not None and arg.type == "identifier":
+                    out.add(arg.text.decode())
+            elif n.type == "call_expression":
+                out |= self.ref_args(n)
+            stack.extend(n.named_children)
+        self.mutated_cache[key] = out
+        return out
+
+    def ref_args(self, call) -> set[str]:
+        fn = call.child_by_field_name("function")
+        name = norm(fn.text.decode()).split("::")[-1].split("<")[0]
+        funcs = self.index.functions.get(name)
+        args = call.child_by_field_name("arguments")
+        if not funcs or args is None:
+            return set()
+        out = set()
+        params = self.params_of(funcs[0])
+        for p, a in zip(params, args.named_children):
+            d = p.child_by_field_name("declarator")
+            if d is not None and d.type == "reference_declarator" and "const" not in p.text.decode().split("&")[0].split() and a.type == "identifier":
+                out.add(a.text.decode())
+        return out
+
+    def inline(self, f: Function, arg_nodes, targs, call):
+        if self.depth >= MAX_INLINE_DEPTH:
+            raise self.error(call, f"helper calls nested deeper than {MAX_INLINE_DEPTH} (recursion?) at {f.name}")
+        for err in f.file.errors:
+            if f.node.start_byte <= err.start_byte < f.node.end_byte:
+                raise ExtractError(f.file.loc(err), f"syntax error: the C++ parser cannot read this part of helper {f.name}")
+        values = [self.eval(a) for a in arg_nodes]
+        params = self.params_of(f)
+        body = f.node.child_by_field_name("body")
+        mutated = self.mutated(body)
+        scope: dict = {}
+        tvals = self.template_values(targs)
+        if f.template is not None:
+            self.bind_template(f, tvals, scope)
+        saved_sf = self.sf
+        self.sf = f.file
+        pending = []
+        for i, p in enumerate(params):
+            pname = declarator_name(p.child_by_field_name("declarator"))
+            if pname is None:
+                continue
+            if i < len(values):
+                v, vnode = values[i], arg_nodes[i]
+            else:
+                dv = p.child_by_field_name("default_value")
+                v, vnode = self.eval(dv), dv
+            if pname in mutated:
+                if isinstance(v, Sym) or isinstance(v, Unknown):
+                    pending.append((pname, v, vnode, p))
+                    continue
+            scope[pname] = v
+        self.sf = saved_sf
+        ref_locals = self.ref_bindings(f, params, arg_nodes)
+        saved_scopes, self.scopes = self.scopes, [scope]
+        self.sf = f.file
+        self.depth += 1
+        ctx = {"value": None, "nested": False, "fn": f.name}
+        self.ret_ctx.append(ctx)
+        try:
+            for pname, v, vnode, p in pending:
+                if pname in ref_locals:
+                    scope[pname] = ref_locals[pname]
+                    continue
+                sv = self.as_int(v, vnode)
+                n = self.fresh(pname)
+                scope[pname] = Local(n)
+                self.local_level(n, sv.level)
+                self.local_values[n] = None
+                self.emit(Line(f"int {n} = {S.render(sv)};", self.loc(p), "decl", n))
+            stmts = [c for c in body.named_children if c.type != "comment"]
+            has_nested = self.nested_return(body, stmts)
+            if has_nested:
+                self.one_shot(f, body, stmts, ctx)
+            else:
+                for c in stmts:
+                    if c.type == "return_statement" and c is stmts[-1]:
+                        val = next((x for x in c.named_children if x.type != "comment"), None)
+                        ctx["value"] = self.eval(val) if val is not None else None
+                    else:
+                        self.exec(c)
+        finally:
+            self.ret_ctx.pop()
+            self.depth -= 1
+            self.scopes = saved_scopes
+            self.sf = saved_sf
+        v = ctx["value"]
+        return v if v is not None else Unknown(self.text(call), self.loc(call), f.name)
+
+    def ref_bindings(self, f, params, arg_nodes) -> dict:
+        out = {}
+        for p, a in zip(params, arg_nodes):
+            d = p.child_by_field_name("declarator")
+            if d is not None and d.type == "reference_declarator" and a.type == "identifier":
+                b = self.lookup(self.text(a))
+                if isinstance(b, Local):
+                    out[declarator_name(d)] = b
+        return out
+
+    def nested_return(self, body, stmts) -> bool:
+        stack = list(body.named_children)
+        while stack:
+            n = stack.pop()
+            if n.type == "return_statement" and not (n.parent == body and n is stmts[-1]):
+                return True
+            if n.type not in ("lambda_expression",):
+                stack.extend(n.named_children)
+        return False
+
+    def one_shot(self, f, body, stmts, ctx) -> None:
+        """A void helper with an early `return`: a one-iteration loop whose `break` is it."""
+        if self.returns_inside_loop(body):
+            raise self.error(body, f"helper {f.name} returns from inside one of its loops: not supported")
+        n = self.fresh("once")
+        block = Block("for", f"int {n} = 0; {n} < 1; {n}++", self.loc(body), defines=n)
+        ctx["nested"] = True
+        self.out.append(block.body)
+        self.loop_depth += 1
+        try:
+            for c in stmts:
+                self.exec(c)
+        finally:
+            self.loop_depth -= 1
+            self.out.pop()
+        self.emit(block)
+
+    def returns_inside_loop(self, body) -> bool:
+        stack = [(c, False) for c in body.named_children]
+        while stack:
+            n, in_loop = stack.pop()
+            if n.type == "return_statement" and in_loop:
+                return True
+            loop = in_loop or n.type in ("for_statement", "while_statement", "do_statement", "for_range_loop")
+            stack.extend((c, loop) for c in n.named_children)
+        return False
+
+    def bind_template(self, f: Function, tvals: list, scope: dict) -> None:
+        values = self.cfg.get("values", {})
+        i = 0
+        for p in f.template.named_children:
+            if p.type not in ("parameter_declaration", "optional_parameter_declaration"):
+                i += 1
+                continue
+            pname = declarator_name(p.child_by_field_name("declarator"))
+            if pname is None:
+                continue
+            if f is self.kernel and pname in values:
+                scope[pname] = self.config_value(values[pname], self.sf.loc(p))
+            elif i < len(tvals) and isinstance(tvals[i], Sym):
+                scope[pname] = tvals[i]
+            elif p.child_by_field_name("default_value") is not None:
+                saved, self.sf = self.sf, f.file
+                try:
+                    scope[pname] = self.as_int(self.eval(p.child_by_field_name("default_value")), p)
+                finally:
+                    self.sf = saved
+            else:
+                scope[pname] = Unknown(pname, f.file.loc(p), pname, f"arg:{pname}")
+            i += 1

@@ -1,0 +1,28 @@
+"""Locations in C++ sources and the one error the extraction raises."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Loc:
+    """A C++ source range: 1-based lines and columns (columns count characters)."""
+
+    file: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+class ExtractError(Exception):
+    """A kernel the extraction cannot read; prints as `file:line:col: error: message`."""
+
+    def __init__(self, loc: Loc | None, message: str, file: str = "<input>"):
+        self.loc, self.message = loc, message
+        where = str(loc) if loc else f"{file}:1:1"
+        super().__init__(f"{where}: error: {message}")

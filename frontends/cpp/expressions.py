@@ -1,0 +1,372 @@
+"""C++ expressions to abstract values: integers, pointers into signals, windows, enums."""
+
+from __future__ import annotations
+
+import re
+
+from frontends.cpp import sym as S
+from frontends.cpp.errors import ExtractError, Loc
+from frontends.cpp.skeleton import Line
+from frontends.cpp.source import snippet
+from frontends.cpp.sym import FULL, PARTIAL, Sym
+from frontends.cpp.values import (CMPS, OPS, SIZE_OF, Elem, Enum, Local, Offset, Ptr, Struct,
+                                  Unknown, View, Window, Windows, clean_type, pointee)
+from frontends.cpp.vocabulary import (BLOCK_BARRIERS, CONVENTIONAL, IGNORED_CALLS, MAX_INLINE_DEPTH,
+                                      WRAPPERS, norm)
+
+
+class Expressions:
+    """Evaluation of expression nodes (a part of Interp)."""
+
+    def eval(self, node):
+        t = node.type
+        key = norm(self.text(node))
+        if key in self.builtin_text and t not in ("number_literal",):
+            which, level = self.builtin_text[key]
+            return self.builtin(which, level)
+        method = getattr(self, "e_" + t, None)
+        if method is None:
+            return Unknown(self.text(node), self.loc(node))
+        return method(node)
+
+    def e_number_literal(self, node):
+        raw = self.text(node).replace("'", "")
+        m = re.fullmatch(r"(0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+)[uUlLzZ]*", raw)
+        if not m:
+            return Unknown(raw, self.loc(node))
+        s = m.group(1)
+        if s.lower().startswith("0x"):
+            return S.num(int(s, 16))
+        if s.lower().startswith("0b"):
+            return S.num(int(s[2:], 2))
+        if len(s) > 1 and s.startswith("0"):
+            return S.num(int(s, 8))
+        return S.num(int(s))
+
+    def e_true(self, node):
+        return S.num(1)
+
+    def e_false(self, node):
+        return S.num(0)
+
+    def e_null(self, node):
+        return S.num(0)
+
+    def e_nullptr(self, node):
+        return S.num(0)
+
+    def e_char_literal(self, node):
+        return Unknown(self.text(node), self.loc(node))
+
+    def e_parenthesized_expression(self, node):
+        inner = node.named_children
+        if len(inner) != 1:
+            return Unknown(self.text(node), self.loc(node))
+        return self.eval(inner[0])
+
+    def e_identifier(self, node):
+        name = self.text(node)
+        b = self.lookup(name)
+        if b is not None:
+            return S.name(b.name, self.local_levels.get(b.name, FULL)) if isinstance(b, Local) else b
+        return self.global_value(name, node)
+
+    e_namespace_identifier = e_identifier
+    e_type_identifier = e_identifier
+
+    def global_value(self, name: str, node):
+        if name in self.index.defines:
+            text, sf, vnode = self.index.defines[name]
+            if self.depth > MAX_INLINE_DEPTH:
+                raise self.error(node, f"macro {name} expands into itself")
+            try:
+                snip_sf, expr = snippet(text, sf.path, sf.loc(vnode))
+            except ExtractError:
+                return Unknown(name, self.loc(node), name)
+            saved, self.sf = self.sf, snip_sf
+            self.depth += 1
+            try:
+                return self.eval(expr)
+            finally:
+                self.sf, self.depth = saved, self.depth - 1
+        if name in self.index.globals:
+            vnode, sf = self.index.globals[name]
+            saved, self.sf = self.sf, sf
+            saved_scopes, self.scopes = self.scopes, [{}]
+            self.depth += 1
+            try:
+                if self.depth > MAX_INLINE_DEPTH:
+                    raise self.error(vnode, f"constant {name} refers to itself")
+                return self.eval(vnode)
+            finally:
+                self.sf, self.scopes, self.depth = saved, saved_scopes, self.depth - 1
+        return Unknown(name, self.loc(node), name, f"name:{name}")
+
+    def e_qualified_identifier(self, node):
+        parts = [p for p in re.split(r"::", norm(self.text(node))) if p]
+        last = parts[-1] if parts else ""
+        if len(parts) >= 2 and parts[-2] == "NotifyOp" and last in OPS:
+            return Enum("op", last, FULL)
+        if len(parts) >= 2 and parts[-2] == "WaitCmp" and last in CMPS:
+            return Enum("cmp", last, FULL)
+        name_node = node.child_by_field_name("name")
+        while name_node is not None and name_node.type == "qualified_identifier":
+            name_node = name_node.child_by_field_name("name")
+        if name_node is not None and name_node.type == "identifier":
+            return self.e_identifier(name_node)
+        return Unknown(self.text(node), self.loc(node))
+
+    def e_sizeof_expression(self, node):
+        ty = node.child_by_field_name("type")
+        t = clean_type(self.text(ty)) if ty is not None else ""
+        if t in SIZE_OF:
+            return S.num(SIZE_OF[t])
+        if t.endswith("*"):
+            return S.num(8)
+        return Unknown(self.text(node), self.loc(node))
+
+    def e_unary_expression(self, node):
+        op = self.text(node.child_by_field_name("operator"))
+        v = self.eval(node.child_by_field_name("argument"))
+        return S.unop(op, self.as_int(v, node))
+
+    def e_pointer_expression(self, node):
+        op = self.text(node.child_by_field_name("operator"))
+        v = self.eval(node.child_by_field_name("argument"))
+        if op == "&":
+            if isinstance(v, Elem):
+                return v.ptr
+            return v
+        if isinstance(v, Ptr):
+            return Elem(v)
+        return Unknown(self.text(node), self.loc(node))
+
+    def e_subscript_expression(self, node):
+        arr = self.eval(node.child_by_field_name("argument"))
+        idx_nodes = node.child_by_field_name("indices")
+        idx_node = idx_nodes.named_children[0] if idx_nodes is not None and idx_nodes.named_children else None
+        if idx_node is None:
+            return Unknown(self.text(node), self.loc(node))
+        if isinstance(arr, Windows):
+            return Window(self.as_int(self.eval(idx_node), idx_node, "PEER"))
+        if isinstance(arr, Ptr):
+            i = self.as_int(self.eval(idx_node), idx_node)
+            return Elem(self.ptr_add(arr, i))
+        if isinstance(arr, tuple):
+            i = self.as_int(self.eval(idx_node), idx_node)
+            if S.is_int(i) and 0 <= i.args[0] < len(arr):
+                return arr[i.args[0]]
+        return Unknown(self.text(node), self.loc(node))
+
+    def ptr_add(self, p: Ptr, i: Sym, sign: int = 1) -> Ptr:
+        step = S.binop("*", i, S.num(p.elem))
+        off = S.binop("+" if sign > 0 else "-", p.offset, step)
+        return Ptr(p.base, off, p.rank, p.elem, p.level, p.plain, p.origin)
+
+    def e_field_expression(self, node):
+        base = self.eval(node.child_by_field_name("argument"))
+        fname = self.text(node.child_by_field_name("field"))
+        path = self.text(node)
+        if isinstance(base, Struct):
+            return self.field_value(base, fname, path, node)
+        if isinstance(base, Unknown):
+            return self.field_value(Struct(base.text, None), fname, path, node)
+        if isinstance(base, Ptr) and "->" in path:
+            return self.field_value(Struct(base.base, None), fname, path, node)
+        return Unknown(path, self.loc(node))
+
+    def field_value(self, st: Struct, fname: str, path: str, node):
+        loc = self.loc(node)
+        for canon in (f"{st.path}->{fname}", f"{st.path}.{fname}"):
+            if norm(canon) in self.builtin_text:
+                which, level = self.builtin_text[norm(canon)]
+                return self.builtin(which, level)
+        path = f"{st.path}->{fname}" if "->" in path else f"{st.path}.{fname}"
+        if fname in self.windows:
+            return Windows()
+        if fname in self.plain or path in self.plain:
+            return Ptr(fname, S.num(0), None, 4, PARTIAL, True, loc)
+        conv = self.conventional(fname, path, loc)
+        if conv is not None:
+            return conv
+        ftype = self.index.structs.get(st.type or "", {}).get(fname) if st.type else None
+        if ftype is not None:
+            return self.value_of_type(ftype, fname, path, loc, f"field:{path}")
+        return Unknown(path, loc, fname, f"field:{norm(path)}", pointer=False)
+
+    def conventional(self, name: str, path: str, loc: Loc) -> Sym | None:
+        for which, names in CONVENTIONAL.items():
+            if name in names and not any(norm(path) == norm(e) for e in self.cfg.get(which, [])):
+                if self.cfg.get(which):
+                    continue
+                if norm(path) in self.conventions_said:
+                    return self.builtin(which, PARTIAL)
+                self.conventions_said.add(norm(path))
+                self.assume(loc, f"took {path} as the {'own rank' if which == 'rank' else 'rank count' if which == 'nranks' else 'block count'} (a conventional name; set {which} = \"...\" in sigproof.toml otherwise)")
+                return self.builtin(which, PARTIAL)
+        return None
+
+    def value_of_type(self, ctype: str, name: str, path: str, loc: Loc, key: str):
+        t = clean_type(ctype)
+        if t.endswith("[]"):
+            return Unknown(path, loc, name, key)
+        pt = pointee(t)
+        if pt is not None and pt[0] in self.index.structs:
+            return Struct(path, pt[0])
+        if pt is not None:
+            plain = name in self.plain or path in self.plain
+            return Ptr(name, S.num(0), None, pt[1], PARTIAL if plain else FULL, plain, loc)
+        if t in self.index.structs:
+            return Struct(path, t)
+        return Unknown(path, loc, name, key)
+
+    def e_binary_expression(self, node):
+        op = self.text(node.child_by_field_name("operator"))
+        ln, rn = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if op in ("&&", "||"):
+            a = self.as_int(self.eval(ln), ln)
+            if S.is_int(a) and not a.reads:
+                if (op == "&&" and not a.args[0]) or (op == "||" and a.args[0]):
+                    return S.num(int(op == "||"), a.level)
+            return S.binop(op, a, self.as_int(self.eval(rn), rn))
+        a, b = self.eval(ln), self.eval(rn)
+        if op in ("==", "!=", "<", "<=", ">", ">="):
+            plain = self.plain_compare(op, a, b, node, ln, rn)
+            if plain is not None:
+                return plain
+        if op in ("+", "-"):
+            r = self.address_arith(op, a, b, node, ln, rn)
+            if r is not None:
+                return r
+        return S.binop(op, self.as_int(a, ln), self.as_int(b, rn))
+
+    def plain_compare(self, op, a, b, node, ln, rn):
+        mirror = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+        cmp = {"==": "EQ", "!=": "NE", "<": "LT", "<=": "LE", ">": "GT", ">=": "GE"}
+        if isinstance(b, Elem) and b.ptr.plain and not (isinstance(a, Elem) and a.ptr.plain):
+            a, b, ln, rn, op = b, a, rn, ln, mirror[op]
+        if isinstance(a, Elem) and a.ptr.plain:
+            value = self.as_int(b, rn)
+            return self.ttest(View(a.ptr, (), ()), value, Enum("cmp", cmp[op], PARTIAL), node, "TTEST")
+        return None
+
+    def address_arith(self, op, a, b, node, ln, rn):
+        if isinstance(a, Ptr) and isinstance(b, Window) and op == "-":
+            own = a.rank if a.rank is not None else S.name("rank")
+            if self.same_value(own, b.rank):
+                return Offset(a.base, a.offset, a.level, a.plain, a.origin)
+            self.assume(self.loc(node), f"{self.text(rn)} taken as this rank's own window base (the code does not show that {S.render(b.rank)} is the own rank)")
+            return Offset(a.base, a.offset, a.level, a.plain, a.origin)
+        if isinstance(a, Ptr) and isinstance(b, Ptr) and op == "-" and a.base == b.base:
+            return S.binop("/", S.binop("-", a.offset, b.offset), S.num(a.elem))
+        if isinstance(a, Window) and isinstance(b, Offset) and op == "+":
+            return Ptr(b.base, b.offset, a.rank, 1, b.level, b.plain, b.origin)
+        if isinstance(b, Window) and isinstance(a, Offset) and op == "+":
+            return Ptr(a.base, a.offset, b.rank, 1, a.level, a.plain, a.origin)
+        if isinstance(a, Offset) and not isinstance(b, (Ptr, Window, Offset)):
+            i = self.as_int(b, rn)
+            return Offset(a.base, S.binop(op, a.offset, i), a.level, a.plain, a.origin)
+        if isinstance(a, Ptr) and not isinstance(b, (Ptr, Window, Offset)):
+            return self.ptr_add(a, self.as_int(b, rn), 1 if op == "+" else -1)
+        if isinstance(b, Ptr) and op == "+" and not isinstance(a, (Ptr, Window, Offset)):
+            return self.ptr_add(b, self.as_int(a, ln))
+        if isinstance(a, (Window, Windows)) or isinstance(b, (Window, Windows)):
+            return Unknown(self.text(node), self.loc(node))
+        return None
+
+    def same_value(self, a: Sym, b: Sym) -> bool:
+        """Equal expressions, or equal under the branch conditions in force (`rank == 0`)."""
+        if S.render(a) == S.render(b):
+            return True
+        known = {}
+        for facts in self.facts:
+            known.update(facts)
+        a2, b2 = S.substitute(a, known), S.substitute(b, known)
+        return S.is_int(a2) and S.is_int(b2) and a2.args[0] == b2.args[0]
+
+    def e_conditional_expression(self, node):
+        c = self.as_int(self.eval(node.child_by_field_name("condition")), node)
+        cn, an = node.child_by_field_name("consequence"), node.child_by_field_name("alternative")
+        if S.is_int(c) and not c.reads:
+            return self.eval(cn if c.args[0] else an)
+        return S.cond(c, self.as_int(self.eval(cn), cn), self.as_int(self.eval(an), an))
+
+    def e_cast_expression(self, node):
+        ty = node.child_by_field_name("type")
+        return self.cast(self.text(ty), self.eval(node.child_by_field_name("value")), node)
+
+    def cast(self, tytext: str, v, node):
+        t = clean_type(tytext)
+        pt = pointee(t)
+        if pt is not None:
+            if isinstance(v, Ptr):
+                return Ptr(v.base, v.offset, v.rank, pt[1], v.level, v.plain, v.origin)
+            if isinstance(v, Unknown):
+                return Unknown(v.text, v.loc, v.hint, v.key, pointer=True)
+            return v
+        if isinstance(v, Ptr):
+            return Ptr(v.base, v.offset, v.rank, 1, v.level, v.plain, v.origin)
+        if t == "bool" and isinstance(v, Sym):
+            return S.binop("!=", v, S.num(0)) if not S.is_int(v) else S.num(int(bool(v.args[0])), v.level)
+        return v
+
+    def e_assignment_expression(self, node):
+        self.assign(node)
+        return self.eval(node.child_by_field_name("left"))
+
+    def e_update_expression(self, node):
+        raise self.error(node, "an increment inside an expression is not supported in the skeleton; write it as its own statement")
+
+    def e_comma_expression(self, node):
+        self.eval(node.child_by_field_name("left"))
+        return self.eval(node.child_by_field_name("right"))
+
+    def e_call_expression(self, node):
+        fn = node.child_by_field_name("function")
+        args_node = node.child_by_field_name("arguments")
+        arg_nodes = [a for a in args_node.named_children if a.type != "comment"] if args_node is not None else []
+        targs = None
+        fnode = fn
+        if fn.type == "template_function":
+            targs = fn.child_by_field_name("arguments")
+            fnode = fn.child_by_field_name("name")
+        elif fn.type == "qualified_identifier":
+            inner = fn
+            while inner.type == "qualified_identifier":
+                inner = inner.child_by_field_name("name")
+            if inner.type == "template_function":
+                targs = inner.child_by_field_name("arguments")
+                fnode = inner.child_by_field_name("name")
+            else:
+                fnode = inner
+        fname = norm(self.text(fnode)).split("::")[-1].split(".")[-1].split("->")[-1]
+        if fname in ("TNOTIFY", "TWAIT", "TTEST"):
+            return self.signal_op(fname, arg_nodes, node)
+        if fname == "pipe_barrier":
+            self.emit(Line("pipe_barrier(PIPE_ALL);", self.loc(node), "comment"))
+            return S.num(0)
+        if fname == "dsb":
+            self.emit(Line(f"// TODO(dsb): {self.text(node)};", self.loc(node), "comment"))
+            self.assume(self.loc(node), f"{self.text(node)} is a fence the .sig language cannot state yet; left as a TODO(dsb) comment")
+            return S.num(0)
+        if fname in BLOCK_BARRIERS:
+            self.emit(Line(f"// TODO(block_barrier): {self.text(node)};", self.loc(node), "comment"))
+            self.assume(self.loc(node), f"{self.text(node)} synchronizes the blocks of a rank; the .sig language cannot state it yet (TODO(block_barrier)): not modelled")
+            return S.num(0)
+        if fname in ("min", "max") and len(arg_nodes) == 2:
+            a, b = (self.as_int(self.eval(n), n) for n in arg_nodes)
+            return S.call(fname, a, b)
+        if fname in ("static_cast", "reinterpret_cast", "const_cast") and targs is not None and arg_nodes:
+            return self.cast(self.text(targs)[1:-1], self.eval(arg_nodes[0]), node)
+        if fname in WRAPPERS:
+            return self.wrapper(fname, targs, arg_nodes, node)
+        funcs = self.index.functions.get(fname)
+        if funcs and fname != self.kernel.name:
+            fn_def = next((f for f in funcs if self.arity_ok(f, len(arg_nodes))), None)
+            if fn_def is not None:
+                return self.inline(fn_def, arg_nodes, targs, node)
+        args = [self.eval(a) for a in arg_nodes]
+        if fname not in IGNORED_CALLS and any(isinstance(a, (Ptr, View, Elem, Offset, Window)) for a in args):
+            self.assume(self.loc(node), f"call to {fname} with a signal argument is not followed (no definition among the given files and their local headers)")
+        return Unknown(self.text(node), self.loc(node), fname if fname.isidentifier() else "VALUE",
+                       f"call:{fname}@{self.loc(node)}")

@@ -1,0 +1,269 @@
+"""Abstract interpretation of a kernel's syntax tree into .sig skeleton statements.
+
+Integers fold to literals where the code determines them (macros, constexpr, template
+parameters, launch arguments, config values) and stay symbolic otherwise (`rank`, loop
+variables, locals). Pointers are tracked as (signal, byte offset, rank); helper functions
+are followed by evaluating their bodies with the argument values. Whatever the code does
+not say becomes a param plus an `Assumption` at its C++ location.
+
+Known limitations: loops are not unrolled, so a pointer that changes inside a loop is
+refused; a pointer built from a local reads that local's current value; a helper's
+`return` inside one of its loops is refused; `switch`, `goto` and exceptions around signal
+operations are refused; `do { } while` bodies must not `continue`. docs/frontends.md has
+the full list.
+"""
+
+
+from __future__ import annotations
+
+import re
+
+from frontends.cpp import sym as S
+from frontends.cpp.errors import ExtractError, Loc
+from frontends.cpp.skeleton import Line
+from frontends.cpp.source import Function, Index, SourceFile, declarator_name, snippet
+from frontends.cpp.sym import FULL, NONE, PARTIAL, Sym
+from frontends.cpp.values import CMPS, OPS, Elem, Enum, Local, Ptr, Unknown, View, Windows, pointee
+from frontends.cpp.vocabulary import BUILTIN_CALLS, SIG_KEYWORDS, SignalInfo, Site, norm
+from frontends.cpp.calls import Calls
+from frontends.cpp.expressions import Expressions
+from frontends.cpp.statements import Statements
+from frontends.cpp.views import Views
+
+__all__ = ["Interp", "norm"]
+
+
+class Interp(Expressions, Views, Calls, Statements):
+    """Interprets one kernel (and the helpers it calls) into skeleton statements."""
+
+    def __init__(self, index: Index, cfg: dict, kernel: Function):
+        self.index, self.cfg, self.kernel = index, cfg, kernel
+        self.sf: SourceFile = kernel.file
+        self.scopes: list[dict] = [{}]
+        self.out: list[list] = [[]]
+        self.params: dict[str, tuple[int, str, Loc | None]] = {}
+        self.param_keys: dict[str, str] = {}
+        self.assumptions: list[tuple[Loc, str]] = []
+        self.signals: dict[str, SignalInfo] = {}
+        self.sites: dict[tuple, Site] = {}
+        self.locals: set[str] = set()
+        self.local_values: dict[str, Sym | None] = {}
+        self.loop_depth = 0
+        self.ptr_loop_guard: list[int] = []
+        self.depth = 0
+        self.ret_ctx: list[dict] = []
+        self.uses = {"rank": False, "nranks": False, "block": False, "nblocks": False}
+        self.builtin_text: dict[str, tuple[str, int]] = {}
+        for b, calls in BUILTIN_CALLS.items():
+            for c in calls:
+                self.builtin_text[norm(c)] = (b, FULL)
+        for b in ("rank", "nranks", "block", "nblocks"):
+            for expr in cfg.get(b, []):
+                self.builtin_text[norm(expr)] = (b, PARTIAL)
+        self.windows = set(cfg.get("windows", [])) | {"windowsIn", "windowsOut"}
+        self.plain = set(cfg.get("plain_signals", []))
+        self.mutated_cache: dict[int, set[str]] = {}
+        self.launch_args: dict[str, Sym] = {}
+        self.used_names: set[str] = set()
+        self.facts: list[dict[str, Sym]] = []
+        self.param_notes: dict[str, list] = {}
+        self.local_levels: dict[str, int] = {}
+        self.conventions_said: set[str] = set()
+
+    def loc(self, node) -> Loc:
+        return self.sf.loc(node)
+
+    def text(self, node) -> str:
+        return self.sf.text_of(node)
+
+    def assume(self, loc: Loc, text: str, param: str | None = None) -> None:
+        """Record an assumption; one about a param is dropped if the param ends up unused."""
+        if (loc, text) not in self.assumptions:
+            self.assumptions.append((loc, text))
+            if param is not None:
+                self.param_notes.setdefault(param, []).append((loc, text))
+
+    def error(self, node, message: str) -> ExtractError:
+        return ExtractError(self.loc(node) if node is not None else None, message, self.sf.path)
+
+    def emit(self, stmt) -> None:
+        self.out[-1].append(stmt)
+
+    def fresh(self, base: str) -> str:
+        base = re.sub(r"\W", "_", base) or "v"
+        if base[0].isdigit():
+            base = "v" + base
+        name, k = base, 1
+        while name in SIG_KEYWORDS or name in self.used_names:
+            name = f"{base}_{k}"
+            k += 1
+        self.used_names.add(name)
+        return name
+
+    def param(self, key: str, hint: str, value: int, comment: str, loc: Loc | None) -> Sym:
+        if key in self.param_keys:
+            return S.name(self.param_keys[key], NONE)
+        pname = self.fresh(re.sub(r"\W", "_", hint).upper())
+        self.param_keys[key] = pname
+        self.params[pname] = (value, comment, loc)
+        return S.name(pname, NONE)
+
+    def local_level(self, name: str, level: int) -> None:
+        """A local is as resolved as the least resolved value it was given."""
+        self.local_levels[name] = min(level, self.local_levels.get(name, FULL))
+
+    def builtin(self, which: str, level: int) -> Sym:
+        self.uses[which] = True
+        return S.name(which, level)
+
+    def lookup(self, name: str):
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def bind(self, name: str, value) -> None:
+        self.scopes[-1][name] = value
+
+    def as_int(self, v, node, hint: str = "VALUE") -> Sym:
+        if isinstance(v, Sym):
+            return v
+        if isinstance(v, Local):
+            return S.name(v.name, self.local_levels.get(v.name, FULL))
+        if isinstance(v, Elem) and v.ptr.plain:
+            return self.unknown_int(self.text(node), node, hint,
+                                    "a plain load of a signal outside a comparison")
+        if isinstance(v, Unknown):
+            return self.resolve_unknown(v, node, hint)
+        if isinstance(v, Elem):
+            return self.unknown_int(self.text(node), node, hint, "runtime data", ", a load from global memory")
+        if isinstance(v, Enum):
+            return S.num((OPS if v.kind == "op" else CMPS).index(v.name), v.level)
+        return self.unknown_int(self.text(node), node, hint, "a value the extraction cannot follow")
+
+    def unknown_int(self, text: str, node, hint: str, why: str, detail: str = "") -> Sym:
+        return self.resolve_unknown(Unknown(text, self.loc(node), hint, ""), node, hint, why, detail)
+
+    def resolve_unknown(self, u: Unknown, node, hint: str, why: str | None = None, detail: str = "") -> Sym:
+        key = norm(u.text)
+        runtime, bounds = self.cfg.get("runtime", {}), self.cfg.get("bounds", {})
+        if key in {norm(k) for k in runtime}:
+            expr = next(v for k, v in runtime.items() if norm(k) == key)
+            return S.with_level(self.as_int(self.eval_config(str(expr), u.loc), node, hint), PARTIAL)
+        hint = u.hint if u.hint != "VALUE" else hint
+        line = u.loc.line
+        pkey = u.key or f"{key}@{u.loc}"
+        pname_hint = hint if u.key.startswith(("arg:", "name:")) else f"{hint}_{line}"
+        if key in {norm(k) for k in bounds}:
+            lo, hi = next(v for k, v in bounds.items() if norm(k) == key)
+            p = self.param(pkey, pname_hint, int(lo), f"TODO(any): any({lo}, {hi}); one value of the range, sweep it with --sweep", u.loc)
+            self.assume(u.loc, f"{u.text} is runtime data in [{lo}, {hi}]; modelled as a param {p} = {lo} (TODO(any): int x = any({lo}, {hi}) once the language has it)", S.render(p))
+            return S.with_level(p, PARTIAL)
+        what = why or ("a kernel argument" if u.key.startswith("arg:") else
+                       "a name not defined in the given files" if u.key.startswith("name:") else "runtime data")
+        p = self.param(pkey, pname_hint, 0, f"assumed: {u.text} ({what})", u.loc)
+        self.assume(u.loc, f"{hint if hint != 'VALUE' else 'value'} comes from {what} ({u.text}{detail}); modelled as a param {p}", S.render(p))
+        return p
+
+    def as_ptr(self, v, node) -> Ptr | None:
+        if isinstance(v, Ptr):
+            return v
+        if isinstance(v, Elem):
+            return v.ptr
+        if isinstance(v, View):
+            return v.ptr
+        if isinstance(v, Unknown) and re.fullmatch(r"[A-Za-z_][\w.>-]*", v.text.replace(" ", "")) and (
+                v.pointer or "->" in v.text or "." in v.text or v.key.startswith("arg:")):
+            base = v.text.split("->")[-1].split(".")[-1]
+            self.assume(v.loc, f"{v.text} is used as a signal buffer; its type is not visible, modelled as int32 elements")
+            return Ptr(base, S.num(0), None, 4, PARTIAL, base in self.plain, v.loc)
+        return None
+
+    def as_view(self, v, node) -> View:
+        if isinstance(v, View):
+            return v
+        p = self.as_ptr(v, node)
+        if p is None:
+            raise self.error(node, f"cannot tell which signal `{self.text(node)}` is: give the kernel argument an int32 pointer type or name it in plain_signals")
+        return View(p, (), ())
+
+    def as_enum(self, v, node, kind: str) -> Enum | Sym:
+        if isinstance(v, Enum) and v.kind == kind:
+            return v
+        ops = self.cfg.get("ops", {})
+        key = norm(self.text(node))
+        for k, val in ops.items():
+            if norm(k) == key:
+                names = OPS if kind == "op" else CMPS
+                if val not in names:
+                    raise self.error(node, f"config ops value {val!r} is not one of {', '.join(names)}")
+                return Enum(kind, val, PARTIAL)
+        if isinstance(v, Sym) and S.is_int(v):
+            names = OPS if kind == "op" else CMPS
+            if 0 <= v.args[0] < len(names):
+                return Enum(kind, names[v.args[0]], v.level)
+        hint = "OP" if kind == "op" else "CMP"
+        names = OPS if kind == "op" else CMPS
+        p = self.param(f"{kind}:{key}@{self.loc(node)}", f"{hint}_{self.loc(node).line}", 0,
+                       f"assumed: {self.text(node)} picks {' / '.join(f'{i}={n}' for i, n in enumerate(names))}", self.loc(node))
+        self.assume(self.loc(node), f"{'notify op' if kind == 'op' else 'wait comparison'} comes from runtime data ({self.text(node)}); modelled as a param {p} choosing among {', '.join(names)}", S.render(p))
+        return p
+
+    def eval_config(self, expr: str, loc: Loc | None):
+        sf, node = snippet(expr, loc.file if loc else "<config>", loc)
+        saved = self.sf
+        self.sf = sf
+        try:
+            return self.eval(node)
+        finally:
+            self.sf = saved
+
+    def config_value(self, v, loc):
+        if isinstance(v, bool) or not isinstance(v, (int, str)):
+            raise ExtractError(loc, f"config value {v!r}: an integer or a C++ expression string expected")
+        if isinstance(v, int):
+            return S.num(v, PARTIAL)
+        return S.with_level(self.as_int(self.eval_config(v, loc), None), PARTIAL)
+
+    def run(self, launch_args: dict[str, Sym], launch_template: list) -> list:
+        f = self.kernel
+        scope: dict = {}
+        if f.template is not None:
+            self.bind_template(f, launch_template, scope)
+        values = self.cfg.get("values", {})
+        for p in self.params_of(f):
+            d = p.child_by_field_name("declarator")
+            pname = declarator_name(d)
+            if pname is None:
+                continue
+            ty = p.child_by_field_name("type")
+            ctype = self.text(ty) + ("*" if d is not None and d.type == "pointer_declarator" else "")
+            loc = self.sf.loc(p)
+            if norm(pname) in self.builtin_text:
+                which, level = self.builtin_text[norm(pname)]
+                scope[pname] = self.builtin(which, level)
+            elif pname in values:
+                scope[pname] = self.config_value(values[pname], loc)
+            elif pname in launch_args:
+                scope[pname] = launch_args[pname]
+            elif pname in self.windows:
+                scope[pname] = Windows()
+            elif (conv := self.conventional(pname, pname, loc)) is not None and pointee(ctype) is None:
+                scope[pname] = conv
+            else:
+                scope[pname] = self.value_of_type(ctype, pname, pname, loc, f"arg:{pname}")
+        self.scopes = [scope]
+        body = f.node.child_by_field_name("body")
+        for pname in sorted(self.mutated(body) & set(scope)):
+            if isinstance(scope[pname], (Sym, Unknown)):       # an argument the kernel changes
+                v = self.as_int(scope[pname], f.node)
+                n = self.fresh(pname)
+                scope[pname] = Local(n)
+                self.local_level(n, v.level)
+                self.local_values[n] = None
+                self.emit(Line(f"int {n} = {S.render(v)};", self.sf.loc(f.node.child_by_field_name("declarator")), "decl", n))
+        for err in f.file.errors:
+            if f.node.start_byte <= err.start_byte < f.node.end_byte:
+                raise ExtractError(f.file.loc(err), "syntax error: the C++ parser cannot read this part of the kernel")
+        self.s_compound_statement(body)
+        return self.out[0]

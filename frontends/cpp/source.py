@@ -1,0 +1,319 @@
+"""Read C++ files and the local headers they include; index their top-level entities.
+
+Files are pre-passed (prepass.py) and parsed with tree-sitter's C++ grammar. The index
+holds functions, object-like `#define`s, `const`/`constexpr` globals, enumerators,
+struct fields and type aliases, found through namespaces, `extern "C"` and templates.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import tree_sitter
+import tree_sitter_cpp
+
+from frontends.cpp.errors import ExtractError, Loc
+from frontends.cpp.prepass import Mark, prepass
+
+_LANGUAGE = tree_sitter.Language(tree_sitter_cpp.language())
+MAX_FILE_BYTES = 4 << 20
+
+
+def parser() -> tree_sitter.Parser:
+    return tree_sitter.Parser(_LANGUAGE)
+
+
+@dataclass
+class SourceFile:
+    path: str                   # as given (or as resolved for an include)
+    text: str                   # the original text
+    data: bytes                 # the pre-passed text, utf-8
+    marks: tuple[Mark, ...]
+    tree: tree_sitter.Tree
+    line_starts: list[int] = field(default_factory=list)   # byte offsets
+    errors: list = field(default_factory=list)              # ERROR / MISSING nodes
+    base: tuple[int, int, int] = (0, 0, 0)                  # a snippet: its row, col, prefix
+    fixed: Loc | None = None                                # a config snippet: one location
+
+    def loc(self, node) -> Loc:
+        if self.fixed is not None:
+            return self.fixed
+        (r1, c1), (r2, c2) = node.start_point, node.end_point
+        row0, col0, prefix = self.base
+        def col(r: int, c: int) -> int:
+            return self._col(r, c) + (col0 - prefix if r == 0 else 0)
+        return Loc(self.path, row0 + r1 + 1, col(r1, c1), row0 + r2 + 1, col(r2, c2))
+
+    def _col(self, row: int, byte_col: int) -> int:
+        start = self.line_starts[row] if row < len(self.line_starts) else 0
+        return len(self.data[start:start + byte_col].decode("utf-8", "replace")) + 1
+
+    def text_of(self, node) -> str:
+        return " ".join(self.data[node.start_byte:node.end_byte].decode("utf-8", "replace").split())
+
+    def char_offset(self, node) -> int:
+        return len(self.data[:node.start_byte].decode("utf-8", "replace"))
+
+
+@dataclass
+class Function:
+    name: str
+    node: object                # function_definition
+    file: SourceFile
+    template: object | None     # template_parameter_list
+    is_kernel: bool
+
+
+@dataclass
+class Index:
+    files: list[SourceFile] = field(default_factory=list)
+    functions: dict[str, list[Function]] = field(default_factory=dict)
+    defines: dict[str, tuple[str, SourceFile, object]] = field(default_factory=dict)
+    globals: dict[str, tuple[object, SourceFile]] = field(default_factory=dict)
+    structs: dict[str, dict[str, str]] = field(default_factory=dict)   # field -> type text
+    aliases: dict[str, tuple[object, SourceFile]] = field(default_factory=dict)
+    pragmas: list[tuple[str, Loc]] = field(default_factory=list)
+
+
+def _read(path: Path, shown: str, where: Loc | None) -> str:
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise ExtractError(where, f"cannot read {shown}: {e.strerror}", shown) from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise ExtractError(where, f"{shown} is larger than {MAX_FILE_BYTES} bytes", shown)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw[:e.start].count(b"\n") + 1
+        raise ExtractError(Loc(shown, line, 1, line, 1), "the file is not UTF-8 text") from None
+    if "\0" in text:
+        line = text[:text.index("\0")].count("\n") + 1
+        raise ExtractError(Loc(shown, line, 1, line, 1), "the file contains a NUL byte")
+    return text.removeprefix("\ufeff")
+
+
+def _load(path: Path, shown: str, where: Loc | None) -> SourceFile:
+    text = _read(path, shown, where)
+    blanked, marks = prepass(text)
+    data = blanked.encode("utf-8")
+    tree = parser().parse(data)
+    starts = [0] + [m.end() for m in re.finditer(rb"\n", data)]
+    sf = SourceFile(shown, text, data, marks, tree, starts)
+    stack = [tree.root_node]
+    while stack:
+        n = stack.pop()
+        if n.type == "ERROR" or n.is_missing:
+            sf.errors.append(n)
+        elif n.has_error:
+            stack.extend(n.children)
+    sf.errors.sort(key=lambda n: n.start_byte)
+    return sf
+
+
+_PRAGMA = re.compile(r"//\s*sigproof:\s*(.*)$")
+
+
+def load(paths: list[str]) -> Index:
+    """Parse the given files and, transitively, the headers they include with quotes."""
+    index = Index()
+    seen: set[Path] = set()
+    todo: list[tuple[Path, str, Loc | None]] = [(Path(p), p, None) for p in paths]
+    while todo:
+        path, shown, where = todo.pop(0)
+        key = path.resolve()
+        if key in seen:
+            continue
+        seen.add(key)
+        sf = _load(path, shown, where)
+        index.files.append(sf)
+        for lineno, line in enumerate(sf.text.splitlines(), 1):
+            m = _PRAGMA.search(line)
+            if m:
+                col = m.start() + 1
+                index.pragmas.append((m.group(1).strip(), Loc(shown, lineno, col, lineno, len(line) + 1)))
+        for inc, node in _includes(sf.tree.root_node):
+            target = path.parent / inc
+            if target.is_file():
+                todo.append((target, (Path(shown).parent / inc).as_posix(), sf.loc(node)))
+        _index(sf, sf.tree.root_node, index, None)
+    return index
+
+
+def _includes(root):
+    stack = [root]
+    while stack:
+        n = stack.pop(0)
+        if n.type == "preproc_include":
+            p = n.child_by_field_name("path")
+            if p is not None and p.type == "string_literal":
+                yield p.text.decode("utf-8", "replace").strip('"'), n
+        elif n.type in ("translation_unit", "preproc_ifdef", "preproc_if", "preproc_else",
+                        "preproc_elif", "namespace_definition", "declaration_list",
+                        "linkage_specification"):
+            stack.extend(n.children)
+
+
+def declarator_name(node) -> str | None:
+    """The declared identifier of a (possibly pointer/reference/array) declarator."""
+    while node is not None:
+        if node.type in ("identifier", "field_identifier", "type_identifier", "operator_name"):
+            return node.text.decode()
+        if node.type in ("qualified_identifier",):
+            node = node.child_by_field_name("name")
+            continue
+        if node.type == "destructor_name":
+            return None
+        inner = node.child_by_field_name("declarator")
+        if inner is None:
+            inner = next((c for c in node.named_children if c.type not in ("type_qualifier",)), None)
+        node = inner
+    return None
+
+
+def _index(sf: SourceFile, node, index: Index, template) -> None:
+    prev_end = 0
+    for child in node.named_children:
+        t = child.type
+        if t == "function_definition":
+            decl = child.child_by_field_name("declarator")
+            fname = declarator_name(decl)
+            if fname:
+                body = child.child_by_field_name("body")
+                name_start = decl.start_byte if decl is not None else child.start_byte
+                lo = prev_end if template is None else template.start_byte
+                char_lo = len(sf.data[:lo].decode("utf-8", "replace"))
+                char_hi = len(sf.data[:name_start].decode("utf-8", "replace"))
+                kernel = any(m.kind == "__global__" and char_lo <= m.start < char_hi for m in sf.marks)
+                if body is not None:
+                    index.functions.setdefault(fname, []).append(
+                        Function(fname, child, sf, template, kernel))
+        elif t == "template_declaration":
+            params = child.child_by_field_name("parameters")
+            _index_template(sf, child, params, index, prev_end)
+        elif t in ("namespace_definition", "linkage_specification"):
+            body = child.child_by_field_name("body")
+            if body is not None:
+                if body.type == "function_definition":
+                    _index(sf, child, index, template)
+                else:
+                    _index(sf, body, index, template)
+        elif t in ("preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif", "declaration_list"):
+            _index(sf, child, index, template)
+        elif t == "preproc_def":
+            n, v = child.child_by_field_name("name"), child.child_by_field_name("value")
+            if n is not None and v is not None:
+                index.defines.setdefault(n.text.decode(), (v.text.decode().strip(), sf, v))
+        elif t == "declaration":
+            _index_global(sf, child, index)
+        elif t in ("struct_specifier", "class_specifier"):
+            _index_struct(child, index)
+        elif t == "alias_declaration":
+            n, ty = child.child_by_field_name("name"), child.child_by_field_name("type")
+            if n is not None and ty is not None:
+                index.aliases[n.text.decode()] = (ty, sf)
+        elif t == "type_definition":
+            ty = child.child_by_field_name("type")
+            for d in child.children_by_field_name("declarator"):
+                nm = declarator_name(d)
+                if nm and ty is not None:
+                    if ty.type in ("struct_specifier", "class_specifier"):
+                        _index_struct(ty, index, nm)
+                    else:
+                        index.aliases[nm] = (ty, sf)
+        elif t == "enum_specifier":
+            _index_enum(child, index, sf)
+        if t != "comment":
+            prev_end = child.end_byte
+    return None
+
+
+def _index_template(sf, tdecl, params, index, prev_end) -> None:
+    for c in tdecl.named_children:
+        if c.type == "function_definition":
+            _index_one(sf, c, index, tdecl, params)
+        elif c.type in ("struct_specifier", "class_specifier"):
+            _index_struct(c, index)
+
+
+def _index_one(sf, fn, index, tdecl, params) -> None:
+    decl = fn.child_by_field_name("declarator")
+    fname = declarator_name(decl)
+    if not fname or fn.child_by_field_name("body") is None:
+        return
+    lo = len(sf.data[:tdecl.start_byte].decode("utf-8", "replace"))
+    hi = len(sf.data[:decl.start_byte].decode("utf-8", "replace"))
+    kernel = any(m.kind == "__global__" and lo <= m.start < hi for m in sf.marks)
+    index.functions.setdefault(fname, []).append(Function(fname, fn, sf, params, kernel))
+
+
+def _index_global(sf, decl, index) -> None:
+    for d in decl.children_by_field_name("declarator"):
+        if d.type == "init_declarator":
+            nm = declarator_name(d.child_by_field_name("declarator"))
+            val = d.child_by_field_name("value")
+            if nm and val is not None:
+                index.globals.setdefault(nm, (val, sf))
+
+
+def _index_struct(spec, index, alias: str | None = None) -> None:
+    n, body = spec.child_by_field_name("name"), spec.child_by_field_name("body")
+    if body is None:
+        return
+    fields: dict[str, str] = {}
+    for f in body.named_children:
+        if f.type != "field_declaration":
+            continue
+        ty = f.child_by_field_name("type")
+        for d in f.children_by_field_name("declarator"):
+            nm = declarator_name(d)
+            if nm and ty is not None:
+                stars = d.text.decode().count("*") if d.type in ("pointer_declarator",) else 0
+                arr = "[]" if d.type == "array_declarator" else ""
+                fields[nm] = ty.text.decode() + "*" * stars + arr
+    for key in (n.text.decode() if n is not None else None, alias):
+        if key:
+            index.structs[key] = fields
+
+
+def _index_enum(spec, index, sf) -> None:
+    body = spec.child_by_field_name("body")
+    if body is None:
+        return
+    nxt = 0
+    for e in body.named_children:
+        if e.type != "enumerator":
+            continue
+        n, v = e.child_by_field_name("name"), e.child_by_field_name("value")
+        if v is not None:
+            index.globals.setdefault(n.text.decode(), (v, sf))
+            try:
+                nxt = int(v.text.decode(), 0) + 1
+            except ValueError:
+                nxt = None
+        elif nxt is not None:
+            index.defines.setdefault(n.text.decode(), (str(nxt), sf, e))
+            nxt += 1
+
+
+def snippet(expr: str, shown: str, loc: Loc | None, at: Loc | None = None):
+    """Parse a C++ expression (from the config, a macro, or a re-read declaration).
+
+    With `at`, locations inside the snippet are those of the text at `at` in its file.
+    Returns (SourceFile, expression node).
+    """
+    prefix = "int __sigproof_value = ("
+    data = (prefix + expr + ");\n").encode("utf-8")
+    tree = parser().parse(data)
+    starts = [0] + [i + 1 for i, b in enumerate(data) if b == 0x0A]
+    base = (at.line - 1, at.col - 1, len(prefix)) if at is not None else (0, 0, 0)
+    sf = SourceFile(shown, expr, data, (), tree, starts, [], base, None if at is not None else loc)
+    node = tree.root_node
+    decl = node.named_children[0] if node.named_children else None
+    init = decl.child_by_field_name("declarator") if decl is not None else None
+    value = init.child_by_field_name("value") if init is not None and init.type == "init_declarator" else None
+    if tree.root_node.has_error or value is None or value.type != "parenthesized_expression":
+        raise ExtractError(loc, f"config value {expr!r} is not a C++ expression", shown)
+    return sf, value.named_children[0]

@@ -1,0 +1,388 @@
+"""C++ statements to skeleton statements: declarations, assignments, control flow."""
+
+from __future__ import annotations
+
+import re
+
+from frontends.cpp import sym as S
+from frontends.cpp.errors import ExtractError
+from frontends.cpp.skeleton import Block, Line
+from frontends.cpp.source import declarator_name
+from frontends.cpp.sym import PARTIAL, Sym
+from frontends.cpp.values import (INT_TYPES, Elem, Local, Ptr, Struct, Unknown, View, Windows,
+                                  clean_type, pointee)
+
+
+class Statements:
+    """Execution of statement nodes (a part of Interp)."""
+
+    def exec(self, node) -> None:
+        method = getattr(self, "s_" + node.type, None)
+        if method is not None:
+            try:
+                method(node)
+            except ExtractError:
+                raise
+            except RecursionError:
+                raise self.error(node, "this statement nests too deeply for the extraction") from None
+            except Exception as e:  # a construct the interpreter does not expect: say where
+                raise self.error(node, f"cannot read this {node.type.replace('_', ' ')} "
+                                       f"(internal error {type(e).__name__}: {e}; please report it)") from None
+            return
+        if node.type in ("comment", "preproc_call", "preproc_include", "preproc_def", "empty_statement",
+                         "static_assert_declaration", "alias_declaration", "type_definition",
+                         "using_declaration", "namespace_alias_definition"):
+            return
+        if self.contains_sync(node):
+            raise self.error(node, f"{node.type.replace('_', ' ')} around a signal operation is not supported by the extraction")
+
+    def contains_sync(self, node) -> bool:
+        text = node.text.decode("utf-8", "replace")
+        if re.search(r"\b(TNOTIFY|TWAIT|TTEST)\b", text):
+            return True
+        idents = set(re.findall(r"[A-Za-z_]\w*", text))
+        return bool(idents & (set(self.index.functions) | self.plain))
+
+    def s_compound_statement(self, node) -> None:
+        self.scopes.append({})
+        try:
+            for c in node.named_children:
+                self.exec(c)
+        finally:
+            self.scopes.pop()
+
+    def s_expression_statement(self, node) -> None:
+        inner = [c for c in node.named_children if c.type != "comment"]
+        if inner:
+            self.expression_effect(inner[0])
+
+    def expression_effect(self, e) -> None:
+        """An expression evaluated for its effect: an assignment, `x++`, a call."""
+        if e.type == "assignment_expression":
+            self.assign(e)
+        elif e.type == "update_expression":
+            self.update(e)
+        elif e.type == "comma_expression":
+            self.expression_effect(e.child_by_field_name("left"))
+            self.expression_effect(e.child_by_field_name("right"))
+        else:
+            v = self.eval(e)
+            if isinstance(v, Sym) and v.reads:
+                self.emit(Line(f"{S.render(v)};", self.loc(e), "sync"))
+
+    def update(self, e) -> None:
+        arg = e.child_by_field_name("argument")
+        op = "++" if "++" in self.text(e) else "--"
+        if arg.type == "identifier":
+            b = self.lookup(self.text(arg))
+            if isinstance(b, Local):
+                self.emit(Line(f"{b.name}{op};", self.loc(e), "assign", b.name))
+                return
+            if isinstance(b, Ptr):
+                self.rebind_ptr(arg, self.ptr_add(b, S.num(1), 1 if op == "++" else -1), e)
+                return
+        if self.contains_sync(e):
+            raise self.error(e, "this update is not supported by the extraction")
+
+    def rebind_ptr(self, ident, value, node) -> None:
+        name = self.text(ident)
+        if self.loop_depth:
+            raise self.error(node, f"pointer {name} changes inside a loop: the extraction does not unroll loops; index the signal with the loop variable instead")
+        for scope in reversed(self.scopes):
+            if name in scope:
+                scope[name] = value
+                return
+
+    def assign(self, e) -> None:
+        left, right = e.child_by_field_name("left"), e.child_by_field_name("right")
+        op = self.text(e.child_by_field_name("operator"))
+        if left.type == "identifier":
+            b = self.lookup(self.text(left))
+            if isinstance(b, Local):
+                v = self.as_int(self.eval(right), right, self.text(left))
+                self.local_level(b.name, v.level)
+                if op in ("=", "+=", "-="):
+                    self.emit(Line(f"{b.name} {op} {S.render(v)};", self.loc(e), "assign", b.name))
+                else:
+                    bop = op[:-1]
+                    self.emit(Line(f"{b.name} = {S.render(S.binop(bop, S.name(b.name), v))};", self.loc(e), "assign", b.name))
+                return
+            v = self.eval(right)
+            if isinstance(b, (Ptr, View, Struct, Windows)):
+                if op == "=":
+                    self.rebind_ptr(left, v, e)
+                elif isinstance(b, Ptr) and op in ("+=", "-="):
+                    self.rebind_ptr(left, self.ptr_add(b, self.as_int(v, right), 1 if op == "+=" else -1), e)
+            elif isinstance(b, Sym):
+                raise self.error(e, f"assignment to {self.text(left)}, which the extraction took as a constant")
+            return
+        target = self.eval(left)
+        if isinstance(target, Elem) and target.ptr.plain:
+            v = self.as_int(self.eval(right), right)
+            if op != "=":
+                raise self.error(e, "a compound assignment to a plain signal is not atomic: not supported")
+            ref, levels = self.view_text(View(target.ptr, (), ()), left, single=True)
+            levels["value"], levels["opcmp"] = v.level, PARTIAL
+            self.site("TNOTIFY", e, levels)
+            self.emit(Line(f"TNOTIFY({ref}, {S.render(v)}, Set);", self.loc(e), "sync"))
+            return
+        self.eval(right)
+
+    def s_declaration(self, node) -> None:
+        ty = node.child_by_field_name("type")
+        tytext = self.text(ty) if ty is not None else "int"
+        is_const = any(c.type == "type_qualifier" and c.text in (b"const", b"constexpr") for c in node.children)
+        mutated = self.mutated(self.function_body(node))
+        for d in node.children_by_field_name("declarator"):
+            self.declare(node, ty, tytext, d, is_const, mutated)
+
+    def function_body(self, node):
+        n = node
+        while n.parent is not None and n.type != "function_definition":
+            n = n.parent
+        return n.child_by_field_name("body") if n.type == "function_definition" else n
+
+    def declare(self, node, ty, tytext, d, is_const, mutated) -> None:
+        wk = self.wrapper_kind(ty)
+        if wk is not None:
+            kind, targs = wk
+            name = declarator_name(d)
+            if d.type == "function_declarator":       # the most vexing parse: Signal sig(ptr);
+                plist = d.child_by_field_name("parameters")
+                self.bind(name, self.vexing(kind, targs, plist, d))
+                return
+            elif d.type == "init_declarator":
+                val = d.child_by_field_name("value")
+                arg_nodes = list(val.named_children) if val.type in ("argument_list", "initializer_list") else [val]
+                if len(arg_nodes) == 1 and val.type not in ("argument_list", "initializer_list"):
+                    v = self.eval(val)
+                    if isinstance(v, View):
+                        self.bind(name, v)
+                        return
+            else:
+                raise self.error(d, f"{kind} {name} without a pointer")
+            self.bind(name, self.wrapper(kind, targs, arg_nodes, d))
+            return
+        if d.type == "function_declarator":
+            return
+        name = declarator_name(d)
+        if name is None:
+            return
+        value_node = d.child_by_field_name("value") if d.type == "init_declarator" else None
+        inner = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
+        ctype = tytext + ("*" if inner is not None and inner.type == "pointer_declarator" else "")
+        if inner is not None and inner.type == "array_declarator":
+            self.bind(name, self.array(value_node))
+            return
+        if value_node is not None and value_node.type == "argument_list":
+            value_node = value_node.named_children[0] if value_node.named_children else None
+        if value_node is None:
+            if clean_type(ctype) in INT_TYPES and name in mutated:
+                n = self.fresh(name)
+                self.bind(name, Local(n, clean_type(ctype) == "bool"))
+                self.local_values[n] = None
+                self.emit(Line(f"{'bool' if clean_type(ctype) == 'bool' else 'int'} {n} = 0;", self.loc(d), "decl", n))
+            else:
+                self.bind(name, Unknown(name, self.loc(d), name))
+            return
+        v = self.eval(value_node)
+        if pointee(ctype) is not None and isinstance(v, Ptr):
+            v = self.cast(ctype, v, d)
+        if isinstance(v, Local):
+            v = S.name(v.name)
+        if isinstance(v, Sym) and (name in mutated or v.reads or not self.is_static(v, is_const)):
+            is_bool = clean_type(ctype) == "bool"
+            n = self.fresh(name)
+            self.bind(name, Local(n, is_bool))
+            self.local_level(n, v.level)
+            self.local_values[n] = v if name not in mutated else None
+            self.emit(Line(f"{'bool' if is_bool else 'int'} {n} = {S.render(v)};", self.loc(d), "decl", n))
+            return
+        if isinstance(v, (Unknown, Elem)) and clean_type(ctype) in INT_TYPES:
+            v = self.as_int(v, value_node, name)
+            if name in mutated:
+                n = self.fresh(name)
+                self.bind(name, Local(n))
+                self.local_level(n, v.level)
+                self.local_values[n] = None
+                self.emit(Line(f"int {n} = {S.render(v)};", self.loc(d), "decl", n))
+                return
+        self.bind(name, v)
+
+    def is_alias(self, v: Sym) -> bool:
+        return v.op == "name" and (v.args[0] in ("rank", "block", "nranks", "nblocks") or v.args[0] in self.params)
+
+    def is_static(self, v: Sym, is_const: bool) -> bool:
+        """Whether a never-assigned variable can stand for its value wherever it is used:
+        a literal, a built-in or a param; for a `const`, any expression over those (an
+        expression over locals could change meaning when a local changes later)."""
+        if S.is_int(v) or self.is_alias(v):
+            return True
+        fixed = {"rank", "block", "nranks", "nblocks"} | set(self.params)
+        return is_const and S.names(v) <= fixed
+
+    def array(self, value_node):
+        if value_node is None or value_node.type != "initializer_list":
+            return Unknown("array", self.loc(value_node) if value_node is not None else None)
+        return tuple(self.eval(c) for c in value_node.named_children)
+
+    def s_if_statement(self, node) -> None:
+        cnode = node.child_by_field_name("condition")
+        value = cnode.child_by_field_name("value") if cnode.type == "condition_clause" else cnode
+        if value is None or value.type == "declaration":
+            raise self.error(cnode, "a declaration in an if condition is not supported")
+        c = self.as_int(self.eval(value), value, "COND")
+        cons = node.child_by_field_name("consequence")
+        alt = node.child_by_field_name("alternative")
+        if alt is not None and alt.type == "else_clause":
+            alt = next((x for x in alt.named_children if x.type != "comment"), None)
+        if S.is_int(c) and not c.reads:
+            if c.args[0]:
+                self.exec_scoped(cons)
+            elif alt is not None:
+                self.exec_scoped(alt)
+            return
+        block = Block("if", S.render(c), self.loc(value), reads=c.reads)
+        facts = {}
+        if c.op == "bin" and c.args[0] == "==" and c.args[1].op == "name" and S.is_int(c.args[2]):
+            facts[c.args[1].args[0]] = c.args[2]
+        self.facts.append(facts)
+        try:
+            block.body = self.collect(cons)
+        finally:
+            self.facts.pop()
+        if alt is not None:
+            block.orelse = self.collect(alt)
+        self.emit(block)
+
+    def exec_scoped(self, node) -> None:
+        self.scopes.append({})
+        try:
+            self.exec(node)
+        finally:
+            self.scopes.pop()
+
+    def collect(self, node, loop: bool = False) -> list:
+        self.out.append([])
+        self.loop_depth += loop
+        try:
+            self.exec_scoped(node)
+        finally:
+            self.loop_depth -= loop
+        return self.out.pop()
+
+    def s_while_statement(self, node) -> None:
+        cnode = node.child_by_field_name("condition")
+        value = cnode.child_by_field_name("value") if cnode.type == "condition_clause" else cnode
+        c = self.as_int(self.eval(value), value, "COND")
+        if S.is_int(c) and not c.args[0]:
+            return
+        block = Block("while", S.render(c), self.loc(value), reads=c.reads)
+        block.body = self.collect(node.child_by_field_name("body"), loop=True)
+        self.emit(block)
+
+    def s_do_statement(self, node) -> None:
+        body = node.child_by_field_name("body")
+        cnode = node.child_by_field_name("condition")
+        value = cnode.named_children[0] if cnode.type == "parenthesized_expression" else cnode
+        block = Block("while", "1", self.loc(node))
+        self.out.append([])
+        self.loop_depth += 1
+        try:
+            self.exec_scoped(body)
+            c = self.as_int(self.eval(value), value, "COND")
+            self.emit(Block("if", S.render(S.unop("!", c)), self.loc(value),
+                            [Line("break;", self.loc(value), "jump")], reads=c.reads))
+        finally:
+            self.loop_depth -= 1
+        block.body = self.out.pop()
+        self.emit(block)
+
+    def s_for_statement(self, node) -> None:
+        init = node.child_by_field_name("initializer")
+        cond = node.child_by_field_name("condition")
+        upd = node.child_by_field_name("update")
+        if init is None and cond is None and upd is None:
+            block = Block("while", "1", self.loc(node))
+            block.body = self.collect(node.child_by_field_name("body"), loop=True)
+            self.emit(block)
+            return
+        if init is None or upd is None:
+            if self.contains_sync(node):
+                raise self.error(node, "a for loop without an initializer or an update around a signal operation is not supported")
+            return
+        self.scopes.append({})
+        try:
+            var, head_init = self.for_init(init)
+            c = self.as_int(self.eval(cond), cond, "COND") if cond is not None else S.num(1)
+            self.local_level(var, c.level)      # a loop variable ranges as far as its bound
+            head_upd = self.for_update(upd, var)
+            head = f"{head_init}; {S.render(c)}; {head_upd}"
+            block = Block("for", head, self.loc(node), defines=var, reads=c.reads)
+            if c.op == "bin" and c.args[1] == S.name(var):
+                op, _, bound = c.args
+                if op == "<":
+                    self.local_values[var] = S.binop("-", bound, S.num(1))
+                elif op == "<=":
+                    self.local_values[var] = bound
+            block.body = self.collect(node.child_by_field_name("body"), loop=True)
+        finally:
+            self.scopes.pop()
+        self.emit(block)
+
+    def for_init(self, init) -> tuple[str, str]:
+        if init.type == "declaration":
+            ds = init.children_by_field_name("declarator")
+            if len(ds) != 1 or ds[0].type != "init_declarator":
+                raise self.error(init, "a for loop must declare one initialized loop variable")
+            name = declarator_name(ds[0])
+            v = self.as_int(self.eval(ds[0].child_by_field_name("value")), ds[0], name)
+            n = self.fresh(name)
+            self.bind(name, Local(n))
+            self.local_level(n, v.level)
+            self.local_values[n] = None
+            return n, f"int {n} = {S.render(v)}"
+        if init.type == "assignment_expression":
+            left = init.child_by_field_name("left")
+            b = self.lookup(self.text(left))
+            if isinstance(b, Local):
+                v = self.as_int(self.eval(init.child_by_field_name("right")), init)
+                return b.name, f"{b.name} = {S.render(v)}"
+        raise self.error(init, "this for loop initializer is not supported")
+
+    def for_update(self, upd, var: str) -> str:
+        if upd.type == "update_expression":
+            arg = upd.child_by_field_name("argument")
+            b = self.lookup(self.text(arg))
+            if isinstance(b, Local):
+                return f"{b.name}{'++' if '++' in self.text(upd) else '--'}"
+        if upd.type == "assignment_expression":
+            left = upd.child_by_field_name("left")
+            b = self.lookup(self.text(left))
+            op = self.text(upd.child_by_field_name("operator"))
+            if isinstance(b, Local) and op in ("=", "+=", "-="):
+                v = self.as_int(self.eval(upd.child_by_field_name("right")), upd)
+                return f"{b.name} {op} {S.render(v)}"
+        raise self.error(upd, "this for loop update is not supported (use i++, i--, i += k or i = ...)")
+
+    def s_break_statement(self, node) -> None:
+        self.emit(Line("break;", self.loc(node), "jump"))
+
+    def s_continue_statement(self, node) -> None:
+        self.emit(Line("continue;", self.loc(node), "jump"))
+
+    def s_return_statement(self, node) -> None:
+        if self.ret_ctx:
+            ctx = self.ret_ctx[-1]
+            if ctx["nested"]:
+                val = next((x for x in node.named_children if x.type != "comment"), None)
+                if val is not None:
+                    raise self.error(node, f"helper {ctx['fn']} returns a value from inside its control flow: not supported")
+                self.emit(Line("break;", self.loc(node), "jump"))
+                return
+        self.emit(Line("return;", self.loc(node), "return"))
+
+    def s_labeled_statement(self, node) -> None:
+        for c in node.named_children:
+            if c.type != "statement_identifier":
+                self.exec(c)

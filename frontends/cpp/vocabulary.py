@@ -1,0 +1,61 @@
+"""The PTO names the extraction knows, and small records it keeps."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from frontends.cpp.errors import Loc
+from frontends.cpp.sym import Sym
+
+SIG_KEYWORDS = {
+    "protocol", "param", "const", "ranks", "blocks", "signal", "kernel", "host", "check",
+    "expect", "int", "bool", "if", "else", "for", "while", "break", "continue", "return",
+    "assert", "TNOTIFY", "TWAIT", "TTEST", "pipe_barrier", "launch", "reset", "host_barrier",
+    "true", "false", "min", "max", "rank", "block", "nranks", "nblocks", "launch_id",
+    "NRANKS", "NBLOCKS", "any", "block_barrier", "dsb",
+}
+
+BUILTIN_CALLS = {
+    "rank": ("GetRank()", "get_rank()", "GetRankId()"),
+    "nranks": ("GetRankSize()", "get_rank_size()", "GetRankNum()"),
+    "block": ("get_block_idx()", "GetBlockIdx()"),
+    "nblocks": ("get_block_num()", "GetBlockNum()"),
+}
+CONVENTIONAL = {
+    "rank": ("rank", "myRank", "my_rank", "rankId", "rank_id", "localRank", "me"),
+    "nranks": ("nranks", "nRanks", "rankSize", "rank_size", "worldSize", "world_size",
+               "numRanks", "num_ranks", "rankNum"),
+    "nblocks": ("nblocks", "blockNum", "block_num", "numBlocks", "num_blocks"),
+}
+WRAPPERS = ("Signal", "Signal2D", "GlobalTensor")
+# intrinsics that move data or order pipes inside a rank: no signal meaning
+IGNORED_CALLS = {
+    "TPUT", "TGET", "TLOAD", "TSTORE", "TMOV", "TADD", "TMUL", "TASSIGN", "TCOPY", "TEXP",
+    "TSUB", "TDIV", "TMAX", "TMIN", "TCVT", "TGATHER", "TSCATTER", "TREDUCE", "TBROADCAST",
+    "DataCopy", "dcci", "set_flag", "wait_flag", "SetFlag", "WaitFlag", "printf", "assert",
+    "PipeBarrier", "static_assert", "memcpy", "memset",
+}
+BLOCK_BARRIERS = ("SyncAll", "block_barrier")
+MAX_INLINE_DEPTH = 32
+
+
+def norm(text: str) -> str:
+    return re.sub(r"\s+", "", text).removeprefix("::")
+
+
+@dataclass
+class SignalInfo:
+    name: str
+    key: str
+    loc: Loc | None
+    level: int
+    dims: tuple[Sym, ...] | None = None        # kernel-context, from the config
+    spans: list = field(default_factory=list)  # (first element, last element) used
+
+
+@dataclass
+class Site:
+    kind: str
+    loc: Loc
+    levels: dict

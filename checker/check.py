@@ -39,13 +39,14 @@ class Options:
     atomic_waits: bool = False
     clean_exit: bool = False  # --check clean_exit
     fail_fast: bool = False  # stop at the first violation that is not expected
+    memory_model: str = "pto"  # "pto" | "sc": whether a TNOTIFY orders unfenced data writes before it
 
 
 def check_program(program: Program, spec: str, options: Options = Options(), progress=None) -> Result:
     """Explore and judge one program; `stats.seconds` and `--timeout` cover both."""
     start = time.monotonic()
     deadline = start + options.timeout if options.timeout is not None else None
-    system = System(program, atomic_waits=options.atomic_waits)
+    system = System(program, atomic_waits=options.atomic_waits, memory_model=options.memory_model)
     monitor = Monitor(system, expected=program.expects, clean_exit=program.clean_exit or options.clean_exit,
                       fail_fast=options.fail_fast)
     ex = explore(system, monitor, order=options.order, max_states=options.max_states, deadline=deadline,

@@ -53,6 +53,9 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--tensor-wait", choices=("pass", "atomic"), default="pass",
                    help="multi-element TWAIT/TTEST: element-by-element passes (hardware, default) or "
                         "one atomic comparison of all elements (faster, less faithful)")
+    c.add_argument("--memory-model", choices=("pto", "sc"), default="pto",
+                   help="pto (default): a TNOTIFY orders earlier data writes only after a fence, an async "
+                        "transfer only after WAIT_EVENT; sc: program order always orders")
     c.add_argument("-q", "--quiet", action="store_true", help="only the verdict and summary lines")
     c.add_argument("--no-timing", action="store_true", help="leave elapsed times out (byte-stable output)")
     g = sub.add_parser("graph", help="export the state graph of a small spec (DOT or GraphML)")
@@ -161,7 +164,7 @@ def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
     options = Options(order="dfs" if args.dfs else "bfs", max_states=args.max_states, timeout=args.timeout,
                       max_memory=args.max_memory * 2**20 if args.max_memory else None,
                       atomic_waits=args.tensor_wait == "atomic", clean_exit="clean_exit" in args.check,
-                      fail_fast=args.fail_fast)
+                      fail_fast=args.fail_fast, memory_model=args.memory_model)
     jobs = args.jobs or os.cpu_count() or 1
     results = check_paths(args.paths, params, options, jobs=jobs, progress=_Progress(stderr))
     for r in results:

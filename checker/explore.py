@@ -109,7 +109,7 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
                     index[nxt] = t
                     states.append(nxt)
                     parent.append(s)
-                    labels.append(step.process)
+                    labels.append(step.label)
                     frontier.append(t)
                 transitions += 1
                 if t != s and t not in succ[mark:]:

@@ -21,11 +21,12 @@ from scipy.sparse.csgraph import breadth_first_order, connected_components
 
 from checker import solver
 from checker.explore import Exploration
+from checker.races import race_violation
 from checker.result import DirtyElement, Stop, StuckProcess, Violation
 from checker.trace import element_ref, process_ref, steps_to, trace_of
 from model import ir
 from model.analysis import TOP
-from model.system import Fault
+from model.system import DataRace, Fault
 
 INT32 = ((-(2**31), 2**31 - 1),)
 
@@ -75,11 +76,13 @@ class Monitor:
         stop = False
         for ev in step.events:
             if isinstance(ev, Fault):
-                stop |= self._first(Finding(ev.kind, src, step.process, ev))
+                stop |= self._first(Finding(ev.kind, src, step.label, ev))
+            elif isinstance(ev, DataRace):
+                stop |= self._first(Finding("data_race", src, step.label, ev))
             elif "lost_notification" not in self.found:
                 loss = self._loss(state, ev)
                 if loss is not None:
-                    stop |= self._first(Finding("lost_notification", src, step.process, loss))
+                    stop |= self._first(Finding("lost_notification", src, step.label, loss))
         return stop
 
     def expanded(self, index: int, state, nsteps: int) -> bool:
@@ -134,6 +137,8 @@ class Monitor:
                              span=ev.span)
         if f.property == "lost_notification":
             return self._lost(f.detail, steps, trace)
+        if f.property == "data_race":
+            return race_violation(system, f.detail, steps, trace)
         state = ex.states[f.src]
         if f.property == "deadlock":
             situation = tuple(_stuck(system, s) for s in system.situation(state))

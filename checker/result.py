@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from model.errors import Span
 
-PROPERTIES = ("deadlock", "lost_notification", "assertion", "overflow", "error", "dirty_exit")
+PROPERTIES = ("deadlock", "lost_notification", "assertion", "overflow", "error", "dirty_exit", "data_race")
 STOP_REASONS = ("max_states", "timeout", "memory", "interrupted", "local_steps", "solver", "fail_fast")
 
 
@@ -123,7 +123,35 @@ class Faulted:
         return f"{self.property} in {self.process}: {self.message} (at {self.span})"
 
 
-Effect = Write | Read | Started | Joined | BarrierPassed | Overwrote | Faulted
+@dataclass(frozen=True)
+class DataAccess:
+    """A read or write of buffer data (`atomic`: an AtomicAdd put)."""
+
+    element: ElementRef
+    access: str  # "read" | "write" | "atomic"
+    kind = "data"
+
+    @property
+    def text(self) -> str:
+        verb = {"read": "reads", "write": "writes", "atomic": "adds to"}[self.access]
+        return f"{verb} data {self.element.name}"
+
+
+@dataclass(frozen=True)
+class Raced:
+    """This step's access conflicts with an earlier one that nothing orders before it."""
+
+    element: ElementRef
+    other: str  # the process of the earlier access
+    other_access: str
+    kind = "race"
+
+    @property
+    def text(self) -> str:
+        return f"data race on {self.element.name} with the earlier {self.other_access} by {self.other}"
+
+
+Effect = Write | Read | Started | Joined | BarrierPassed | Overwrote | Faulted | DataAccess | Raced
 
 
 @dataclass(frozen=True)

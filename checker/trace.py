@@ -5,10 +5,10 @@ did), and rendered as result records. Entry points: `steps_to`, `trace_of`."""
 from __future__ import annotations
 
 from checker.explore import Exploration
-from checker.result import (BarrierPassed, ElementRef, Faulted, Joined, Overwrote, ProcessRef, Read, Started,
-                            TraceStep, Write)
+from checker.result import (BarrierPassed, DataAccess, ElementRef, Faulted, Joined, Overwrote, ProcessRef, Raced,
+                            Read, Started, TraceStep, Write)
 from model import ir
-from model.system import Fault, Overwrite
+from model.system import DataRace, Fault, Overwrite
 
 
 def path_to(ex: Exploration, target: int) -> list[int]:
@@ -45,6 +45,11 @@ def element_ref(system, pos: int) -> ElementRef:
     return ElementRef(e.signal, e.index, e.rank)
 
 
+def data_ref(system, pos: int) -> ElementRef:
+    e = system.data_element(pos)
+    return ElementRef(e.signal, e.index, e.rank)
+
+
 def trace_of(system, steps) -> tuple[TraceStep, ...]:
     return tuple(_trace_step(system, n, step) for n, step in enumerate(steps, 1))
 
@@ -64,8 +69,13 @@ def _trace_step(system, n: int, step) -> TraceStep:
     for pos, old, new in step.writes:
         if old != new or not isinstance(ins, ir.Reset):
             effects.append(Write(element_ref(system, pos), old, new))
+    for a in step.accesses:
+        effects.append(DataAccess(data_ref(system, a.position), a.kind))
     for ev in step.events:
-        if isinstance(ev, Overwrite):
+        if isinstance(ev, DataRace):
+            other = system.process_name(system.clocks.process_of(ev.first.clock))
+            effects.append(Raced(data_ref(system, ev.first.position), other, ev.first.kind))
+        elif isinstance(ev, Overwrite):
             readers = tuple(system.reader_process(r) for r in ev.readers)
             effects.append(Overwrote(element_ref(system, ev.position), ev.old, ev.new, readers))
         elif isinstance(ev, Fault):

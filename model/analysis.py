@@ -171,11 +171,30 @@ def operands(ins) -> tuple:
         return (ins.value,)
     if isinstance(ins, (ir.Branch, ir.Assert)):
         return (ins.cond,)
-    if isinstance(ins, (ir.Notify, ir.Wait, ir.Test)):
+    if isinstance(ins, (ir.Notify, ir.Wait, ir.Test, ir.Store, ir.FetchAdd)):
         return (ins.view, ins.value)
-    if isinstance(ins, ir.Reset):
+    if isinstance(ins, (ir.Reset, ir.Load, ir.Access)):
         return (ins.view,)
+    if isinstance(ins, ir.Cas):
+        return (ins.view, ins.expected, ins.new)
+    if isinstance(ins, ir.Observe):
+        return (ins.cond,)
+    if isinstance(ins, ir.Copy):
+        return (ins.dst, ins.src)
+    if isinstance(ins, (ir.WaitEvent, ir.TestEvent)):
+        return (ir.Local(ins.slot, ins.name, ins.span),)
     return ()
+
+
+def dest(ins) -> int | None:
+    """The local an instruction writes, if any."""
+    if isinstance(ins, ir.Assign):
+        return ins.slot
+    if isinstance(ins, (ir.Test, ir.Load, ir.FetchAdd, ir.Cas, ir.TestEvent)):
+        return ins.dest
+    if isinstance(ins, (ir.WaitEvent, ir.Copy)) and getattr(ins, "event", None) is not None:
+        return ins.slot if isinstance(ins, ir.WaitEvent) else ins.event[0]
+    return None
 
 
 def successors(code: ir.Code, pc: int) -> tuple[int, ...]:
@@ -202,10 +221,11 @@ def liveness(code: ir.Code) -> tuple[frozenset[int], ...]:
             if isinstance(ins, ir.Assign):
                 uses = expr_locals(ins.value) if ins.slot in out or can_fault(ins.value) else frozenset()
                 new = (out - {ins.slot}) | uses
-            elif isinstance(ins, ir.Test):
-                new = (out - {ins.dest}) | expr_locals(ins.view) | expr_locals(ins.value)
+            elif isinstance(ins, ir.WaitEvent):  # reads the event's state, then marks it waited
+                new = out | {ins.slot}
             else:
-                new = out.union(*(expr_locals(x) for x in operands(ins)))
+                d = dest(ins)
+                new = (out - {d} if d is not None else out).union(*(expr_locals(x) for x in operands(ins)))
             if new != live[pc]:
                 live[pc] = new
                 changed = True
@@ -228,8 +248,8 @@ def instr_facts(code: ir.Code) -> tuple[InstrFacts, ...]:
         pc = work.pop()
         env = taint[pc]
         ins = code.instrs[pc]
-        if isinstance(ins, (ir.Assign, ir.Test)):
-            slot = ins.slot if isinstance(ins, ir.Assign) else ins.dest
+        slot = dest(ins)
+        if slot is not None:
             flows = frozenset().union(*(_depends(x, env) for x in operands(ins)))
             env = env[:slot] + (flows,) + env[slot + 1:]
         for s in successors(code, pc):
@@ -242,8 +262,7 @@ def instr_facts(code: ir.Code) -> tuple[InstrFacts, ...]:
     for pc, ins in enumerate(code.instrs):
         env = taint[pc] or (frozenset(),) * k
         reads = frozenset().union(*(expr_locals(x) for x in operands(ins)))
-        writes = frozenset({ins.slot}) if isinstance(ins, ir.Assign) else (
-            frozenset({ins.dest}) if isinstance(ins, ir.Test) else frozenset())
+        writes = frozenset() if dest(ins) is None else frozenset({dest(ins)})
         depends = frozenset().union(*(_depends(x, env) for x in operands(ins)))
         facts.append(InstrFacts(reads, writes, depends))
     return tuple(facts)
@@ -256,8 +275,9 @@ def _depends(x, env) -> frozenset[str]:
 # ---------------------------------------------------------------- abstract interpretation
 
 
-def interpret(code: ir.Code, ctx: dict, pc: int, env: tuple) -> list:
-    """The abstract environment before each instruction reachable from (pc, env)."""
+def interpret(code: ir.Code, ctx: dict, pc: int, env: tuple, faults=None) -> list:
+    """The abstract environment before each instruction reachable from (pc, env).
+    `faults(ins, env)` says that an instruction surely stops the process (an `error`)."""
     n = len(code.instrs)
     state: list = [None] * n
     state[pc] = env
@@ -268,16 +288,24 @@ def interpret(code: ir.Code, ctx: dict, pc: int, env: tuple) -> list:
         env = state[pc]
         ins = code.instrs[pc]
         outs = []
-        if isinstance(ins, ir.Assign):
+        if faults is not None and faults(ins, env):
+            pass  # the process stops here
+        elif isinstance(ins, ir.Assign):
             v = evaluate(ins.value, env, ctx)
-            outs.append((pc + 1, env[:ins.slot] + (v,) + env[ins.slot + 1:]))
-        elif isinstance(ins, ir.Test):
+            if v is TOP or v:  # an empty set: every value faults
+                outs.append((pc + 1, env[:ins.slot] + (v,) + env[ins.slot + 1:]))
+        elif isinstance(ins, (ir.Test, ir.Cas, ir.TestEvent)):
             outs.append((pc + 1, env[:ins.dest] + (BOOL,) + env[ins.dest + 1:]))
+        elif dest(ins) is not None:  # a loaded value, an old value, an event's state: unknown
+            d = dest(ins)
+            outs.append((pc + 1, env[:d] + (TOP,) + env[d + 1:]))
         elif isinstance(ins, ir.Branch):
             outs.append((pc + 1, refine(ins.cond, env, ctx, True)))
             outs.append((ins.target, refine(ins.cond, env, ctx, False)))
         elif isinstance(ins, ir.Assert):
             outs.append((pc + 1, refine(ins.cond, env, ctx, True)))
+        elif isinstance(ins, ir.Observe):
+            outs.append((pc + 1, env))
         elif isinstance(ins, ir.Jump):
             outs.append((ins.target, env))
         elif not isinstance(ins, ir.Return):
@@ -385,10 +413,30 @@ class Analysis:
         if hit is None:
             code = self.codes[kind]
             ctx = self.ctx(kind, rank, block, None if self.program.uses_launch_id else 0)
-            envs = interpret(code, ctx, 0, (frozenset((0,)),) * code.nslots)
+            envs = interpret(code, ctx, 0, (frozenset((0,)),) * code.nslots, self._faults(ctx, rank))
             hit = tuple(self._footprint(ins, env, ctx, rank) for ins, env in zip(code.instrs, envs))
             self._footprints[key] = hit
         return hit
+
+    def _faults(self, ctx: dict, rank: int):
+        """`faults(ins, env)` for interpret: a signal or data view that names no element it may
+        touch (every index or rank out of range, a wait or reset on another rank's copy)."""
+        p = self.program
+
+        def faults(ins, env) -> bool:
+            views = [ins.view] if isinstance(ins, ir.SIGNAL_INSTRS) or isinstance(ins, ir.Access) else (
+                [ins.dst, ins.src] if isinstance(ins, ir.Copy) else [])
+            for view in views:
+                if isinstance(ins, (ir.Wait, ir.Test, ir.Reset)) and view.at is not None:
+                    at = evaluate(view.at, env, ctx)
+                    if at is not TOP and rank not in at:
+                        return True
+                elems = p.elems_per_rank if view.signal in p.signals else p.data_per_rank
+                if view_positions(view, env, ctx, rank, p.nranks, elems) == 0:
+                    return True
+            return False
+
+        return faults
 
     def _footprint(self, ins, env, ctx, rank) -> Footprint:
         if env is None or not isinstance(ins, ir.SIGNAL_INSTRS):
@@ -397,7 +445,9 @@ class Analysis:
         m = view_positions(ins.view, env, ctx, rank, p.nranks, p.elems_per_rank)
         if isinstance(ins, ir.READ_INSTRS):
             return Footprint(m, 0, 0)
-        if isinstance(ins, ir.Reset) or ins.op == ir.SET:
+        if isinstance(ins, ir.Load):
+            return Footprint(0, 0, 0)  # a read, but not a wait: it clears, it cannot lose
+        if isinstance(ins, (ir.Reset, ir.Store, ir.Cas)) or (isinstance(ins, ir.Notify) and ins.op == ir.SET):
             return Footprint(0, m, m)
         return Footprint(0, m, 0)
 
@@ -447,7 +497,7 @@ class Analysis:
         env = tuple(frozenset((v,)) for v in locals_) if locals_ else (frozenset((0,)),) * code.nslots
         p = self.program
         out = []
-        for ins, e in zip(code.instrs, interpret(code, ctx, pc, env)):
+        for ins, e in zip(code.instrs, interpret(code, ctx, pc, env, self._faults(ctx, rank))):
             if e is not None and isinstance(ins, ir.READ_INSTRS):
                 m = view_positions(ins.view, e, ctx, rank, p.nranks, p.elems_per_rank)
                 out.append((m, ins.cmp, evaluate(ins.value, e, ctx), ins.span))

@@ -24,7 +24,7 @@ MAX_PROCESSES = 256
 MAX_SIGNAL_ELEMENTS = 65536  # over all ranks
 MAX_DIMS = 5
 MAX_NESTING = 200
-VERDICTS = ("ok", "deadlock", "lost_notification", "assertion", "overflow", "error", "dirty_exit")
+VERDICTS = ("ok", "deadlock", "lost_notification", "assertion", "overflow", "error", "dirty_exit", "data_race")
 CHECKS = ("clean_exit",)
 
 KERNEL_BUILTINS = ("rank", "block", "launch_id")
@@ -59,6 +59,9 @@ class CheckedSpec:
     clean_exit: bool
     expects: tuple[str, ...]
     uses_launch_id: bool
+    buffers: tuple[ir.SignalInfo, ...] = ()
+    data_per_rank: int = 0
+    events: int = 0
 
 
 def check_spec(spec: S.Spec, overrides: dict[str, int] | None = None) -> CheckedSpec:
@@ -87,6 +90,8 @@ class _Scope:
     consts: dict[str, int]
     frames: list[dict[str, int]] = field(default_factory=lambda: [{}])
     bools: set[int] = field(default_factory=set)
+    events: dict[int, int] = field(default_factory=dict)  # slot -> event number, for `event` locals
+    nevents: int = 0
     live: int = 0  # slots in use
     nslots: int = 0
     slot_names: list[str] = field(default_factory=list)
@@ -97,7 +102,7 @@ class _Scope:
                 return frame[name]
         return None
 
-    def declare(self, name: str, is_bool: bool) -> int:
+    def declare(self, name: str, is_bool: bool, is_event: bool = False) -> int:
         slot = self.live
         self.live += 1
         if self.live > self.nslots:
@@ -105,6 +110,10 @@ class _Scope:
             self.slot_names.append(name)
         self.frames[-1][name] = slot
         (self.bools.add if is_bool else self.bools.discard)(slot)
+        self.events.pop(slot, None)
+        if is_event:
+            self.events[slot] = self.nevents
+            self.nevents += 1
         return slot
 
     def push(self) -> None:
@@ -122,6 +131,8 @@ class _Checker:
         self.errors: list[SpecError] = []
         self.consts: dict[str, int] = {}  # params and consts
         self.signals: dict[str, ir.SignalInfo] = {}
+        self.buffers: dict[str, ir.SignalInfo] = {}
+        self.nevents = 0
         self.uses_launch_id = False
 
     def error(self, message: str, span: Span | None) -> None:
@@ -144,7 +155,7 @@ class _Checker:
                     self.error(f"'{d.kind}' is declared twice (first at {singles[d.kind].span})", d.span)
                 else:
                     singles[d.kind] = d
-            if d.kind in ("param", "const", "signal"):
+            if d.kind in ("param", "const", "signal", "buffer"):
                 if d.name in declared:
                     self.error(f"'{d.name}' is declared twice (first at {declared[d.name]})", d.span)
                     continue
@@ -188,6 +199,13 @@ class _Checker:
                 if sig is not None:
                     self.signals[d.name] = sig
                     offset += sig.size
+        data = 0
+        for d in decls:
+            if d.kind == "buffer" and declared.get(d.name) == d.span:
+                buf = self.signal_decl(d, data, nranks or 1, what="buffer")
+                if buf is not None:
+                    self.buffers[d.name] = buf
+                    data += buf.size
         for d in decls:
             if d.kind == "check":
                 if d.name not in CHECKS:
@@ -218,7 +236,9 @@ class _Checker:
             nranks=nranks, nblocks=nblocks, signals=tuple(sorted(self.signals.values(), key=lambda s: s.offset)),
             elems_per_rank=offset, kernel=kernel, host=host, kernel_span=singles["kernel"].span,
             clean_exit="clean_exit" in checks,
-            expects=tuple(sorted(expects)) if expects != ["ok"] else (), uses_launch_id=self.uses_launch_id)
+            expects=tuple(sorted(expects)) if expects != ["ok"] else (), uses_launch_id=self.uses_launch_id,
+            buffers=tuple(sorted(self.buffers.values(), key=lambda s: s.offset)), data_per_rank=data,
+            events=self.nevents)
 
     def const_eval(self, e: S.Expr) -> int | None:
         scope = _Scope(builtins=(), consts=self.consts)
@@ -248,9 +268,9 @@ class _Checker:
             return None
         return v
 
-    def signal_decl(self, d: S.Decl, offset: int, nranks: int) -> ir.SignalInfo | None:
+    def signal_decl(self, d: S.Decl, offset: int, nranks: int, what: str = "signal") -> ir.SignalInfo | None:
         if len(d.dims) > MAX_DIMS:
-            self.error(f"signal '{d.name}' has {len(d.dims)} dimensions; at most {MAX_DIMS} are allowed", d.span)
+            self.error(f"{what} '{d.name}' has {len(d.dims)} dimensions; at most {MAX_DIMS} are allowed", d.span)
             return None
         dims = []
         for e in d.dims:
@@ -268,7 +288,7 @@ class _Checker:
         for v in dims:
             size *= v
         if (offset + size) * nranks > MAX_SIGNAL_ELEMENTS:
-            self.error(f"signal '{d.name}' brings the signal memory to {(offset + size) * nranks} elements over "
+            self.error(f"{what} '{d.name}' brings the {what} memory to {(offset + size) * nranks} elements over "
                        f"all ranks; at most {MAX_SIGNAL_ELEMENTS} are explored", d.span)
             return None
         init = 0
@@ -296,6 +316,7 @@ class _Checker:
             return Body((), 0, (), default_host=True)
         stmt = self.stmt(block)
         stmts = stmt.body if isinstance(stmt, ir.SBlock) else ()
+        self.nevents = max(self.nevents, self.scope.nevents)
         return Body(stmts, self.scope.nslots, tuple(self.scope.slot_names))
 
     def text(self, span: Span) -> str:
@@ -347,6 +368,8 @@ class _Checker:
             self.error(f"'{name}' is already a param or const", span)
         elif name in self.signals:
             self.error(f"'{name}' is already a signal", span)
+        elif name in self.buffers:
+            self.error(f"'{name}' is already a buffer", span)
         elif name in self.scope.frames[-1]:
             self.error(f"'{name}' is already declared in this block", span)
         else:
@@ -358,6 +381,9 @@ class _Checker:
         slot = self.scope.lookup(st.name)
         if slot is None:
             self.name_error(st.name, st.span, assigning=True)
+            return None
+        if slot in self.scope.events:
+            self.error(f"event '{st.name}' is set only by TPUT_ASYNC or TGET_ASYNC", st.span)
             return None
         if value is None:
             return None
@@ -441,8 +467,83 @@ class _Checker:
         value = self.rvalue(st.expr)  # a TTEST whose result is dropped still reads
         return None if value is None else ir.SEval(value, st.span)
 
-    def stmt_PipeBarrier(self, st: S.PipeBarrier) -> None:
-        return None  # no effect in the base model
+    def stmt_PipeBarrier(self, st: S.PipeBarrier) -> ir.Stmt | None:
+        # only pipe_barrier(PIPE_ALL) orders data (with a dsb after it); other pipes: no effect
+        return ir.SFence("pipe", st.span, self.text(st.span)) if st.pipe == "PIPE_ALL" else None
+
+    def stmt_Dsb(self, st: S.Dsb) -> ir.Stmt | None:
+        if st.arg != "DSB_DDR":
+            self.error(f"dsb({st.arg}): the checker knows dsb(DSB_DDR) only", st.span)
+            return None
+        return ir.SFence("dsb", st.span, self.text(st.span))
+
+    def stmt_Fence(self, st: S.Fence) -> ir.Stmt:
+        return ir.SFence("full", st.span, self.text(st.span))
+
+    def stmt_Copy(self, st: S.Copy) -> ir.Stmt | None:
+        name = ("TPUT" if st.kind == "put" else "TGET") + ("_ASYNC" if st.event else "")
+        atomic = False
+        if st.op is not None:
+            op = self.op_name(st.op, _NOTIFY_PREFIXES, (ir.ATOMIC_ADD,), "TPUT op")
+            if op is None:
+                return None
+            atomic = True
+        dst, src = self.buffer_view(st.dst, name), self.buffer_view(st.src, name)
+        if dst is None or src is None:
+            return None
+        local, remote = (src, dst) if st.kind == "put" else (dst, src)
+        if local.at is not None:
+            which = "source" if st.kind == "put" else "destination"
+            self.error(f"{name} {'reads' if st.kind == 'put' else 'writes'} the own rank's {which}: "
+                       f"drop its '@' ({'TGET' if st.kind == 'put' else 'TPUT'} moves data the other way)",
+                       local.span)
+            return None
+        sizes = _size(dst), _size(src)
+        if None not in sizes and sizes[0] != sizes[1]:
+            self.error(f"{name} copies {sizes[1]} element(s) into a view of {sizes[0]}: the views must have the "
+                       f"same size", st.span)
+            return None
+        event = None
+        if st.event is not None:
+            if not self.declarable(st.event, st.span):
+                return None
+            slot = self.scope.declare(st.event, False, is_event=True)
+            event = (slot, self.scope.events[slot])
+        return ir.SCopy(st.kind, dst, src, atomic, event, st.span, self.text(st.span))
+
+    def stmt_Access(self, st: S.Access) -> ir.Stmt | None:
+        view = self.buffer_view(st.view, "WRITE" if st.write else "READ")
+        return None if view is None else ir.SAccess(view, st.write, st.span, self.text(st.span))
+
+    def event_slot(self, name: str, span: Span, what: str) -> tuple[int, int] | None:
+        slot = self.scope.lookup(name)
+        if slot is None:
+            self.name_error(name, span)
+            return None
+        if slot not in self.scope.events:
+            self.error(f"{what} takes an event (declared `event {name} = TPUT_ASYNC(...)`); '{name}' is not one",
+                       span)
+            return None
+        return slot, self.scope.events[slot]
+
+    def stmt_WaitEvent(self, st: S.WaitEvent) -> ir.Stmt | None:
+        ev = self.event_slot(st.name, st.span, "WAIT_EVENT")
+        return None if ev is None else ir.SWaitEvent(*ev, st.name, st.span, self.text(st.span))
+
+    def stmt_Store(self, st: S.Store) -> ir.Stmt | None:
+        value = self.rvalue(st.value)
+        view = self.view(st.ref, single=True, what="STORE")
+        if value is None or view is None:
+            return None
+        c = constant(value)
+        if c is not None and not INT32_MIN <= c <= INT32_MAX:
+            self.error(f"STORE value {c} does not fit in int32", st.value.span)
+            return None
+        return ir.SStore(view, value, st.span, self.text(st.span))
+
+    def stmt_Observe(self, st: S.Observe) -> ir.Stmt | None:
+        cond = self.rvalue(st.cond)
+        return None if cond is None else ir.SObserve(cond, st.span, self.text(st.span))
 
     def host_only(self, what: str, span: Span) -> bool:
         if self.kernel:
@@ -474,22 +575,38 @@ class _Checker:
         self.error(f"unknown {what} '{'::'.join(op.parts)}'{hint}; expected one of {', '.join(choices)}", op.span)
         return None
 
-    def view(self, v: S.SigView, single: bool) -> ir.View | None:
-        sig = self.signals.get(v.name)
+    def buffer_view(self, v: S.SigView, what: str) -> ir.View | None:
+        if v.name not in self.buffers:
+            if v.name in self.signals:
+                self.error(f"'{v.name}' is a signal; {what} moves buffer data (declare `buffer {v.name}[...]`, or "
+                           f"use TNOTIFY/TWAIT/LOAD/STORE for a signal)", v.span)
+            else:
+                self.error(f"undeclared buffer '{v.name}'{_suggest(v.name, self.buffers)}", v.span)
+            return None
+        return self.view(v, single=False, table=self.buffers)
+
+    def view(self, v: S.SigView, single: bool, what: str = "TNOTIFY", table=None) -> ir.View | None:
+        table = self.signals if table is None else table
+        sig = table.get(v.name)
         if sig is None:
-            if self.scope.lookup(v.name) is not None or v.name in self.consts:
+            if v.name in self.buffers:
+                self.error(f"'{v.name}' is a buffer, not a signal: signal operations take signals (buffers are "
+                           f"moved with TPUT/TGET and touched with READ/WRITE)", v.span)
+            elif self.scope.lookup(v.name) is not None or v.name in self.consts:
                 self.error(f"'{v.name}' is not a signal", v.span)
             else:
                 self.error(f"undeclared signal '{v.name}'{_suggest(v.name, self.signals)}", v.span)
             return None
         if len(v.selectors) > len(sig.dims):
-            self.error(f"signal '{v.name}' has {len(sig.dims)} dimension(s) but {len(v.selectors)} are indexed",
+            kind = "signal" if table is self.signals else "buffer"
+            self.error(f"{kind} '{v.name}' has {len(sig.dims)} dimension(s) but {len(v.selectors)} are indexed",
                        v.span)
             return None
         if single and (len(v.selectors) < len(sig.dims) or any(isinstance(s, S.Slice) for s in v.selectors)):
-            self.error(f"TNOTIFY writes one signal element, but this view of '{v.name}' can hold several "
-                       f"(the hardware would write element 0 only): index each of the {len(sig.dims)} "
-                       f"dimension(s) of '{v.name}' with a single index", v.span)
+            self.error(f"{what} {'writes' if what in ('TNOTIFY', 'STORE') else 'takes'} one signal element, but "
+                       f"this view of '{v.name}' can hold several"
+                       f"{' (the hardware would write element 0 only)' if what == 'TNOTIFY' else ''}: index each "
+                       f"of the {len(sig.dims)} dimension(s) of '{v.name}' with a single index", v.span)
             return None
         selectors: list[ir.Index | ir.Slice] = []
         for sel in v.selectors:
@@ -516,15 +633,40 @@ class _Checker:
         """An expression of process code; TTESTs are allowed (lowering hoists them)."""
         return self.expr(e, self.scope, test=self.ttest)
 
-    def ttest(self, e: S.Test) -> ir.Expr | None:
-        args = self.wait_args(e)
-        return None if args is None else ir.TestExpr(*args, e.span, self.text(e.span))
+    def ttest(self, e) -> ir.Expr | None:
+        """A TTEST, LOAD, FETCH_ADD, CAS or TEST_EVENT inside an expression (lowering hoists it)."""
+        text = self.text(e.span)
+        if isinstance(e, S.Test):
+            args = self.wait_args(e)
+            return None if args is None else ir.TestExpr(*args, e.span, text)
+        if isinstance(e, S.TestEvent):
+            ev = self.event_slot(e.name, e.span, "TEST_EVENT")
+            return None if ev is None else ir.TestEventExpr(*ev, e.name, e.span, text)
+        what = {S.Load: "LOAD", S.FetchAdd: "FETCH_ADD", S.Cas: "CAS"}[type(e)]
+        view = self.view(e.ref, single=True, what=what)
+        operands = (e.value,) if isinstance(e, S.FetchAdd) else (e.expected, e.new) if isinstance(e, S.Cas) else ()
+        values = [self.rvalue(x) for x in operands]
+        if view is None or any(v is None for v in values):
+            return None
+        for v, x in zip(values, operands):
+            c = constant(v)
+            if c is not None and not INT32_MIN <= c <= INT32_MAX:
+                self.error(f"{what} value {c} does not fit in int32", x.span)
+                return None
+        if isinstance(e, S.Load):
+            return ir.LoadExpr(view, e.span, text)
+        if isinstance(e, S.FetchAdd):
+            return ir.FetchAddExpr(view, values[0], e.span, text)
+        return ir.CasExpr(view, values[0], values[1], e.span, text)
 
     def name_error(self, name: str, span: Span, assigning: bool = False) -> None:
         if assigning and (name in self.consts or name in self.scope.builtins or name in ("nranks", "nblocks")):
             self.error(f"'{name}' is read-only", span)
         elif name in self.signals:
-            self.error(f"signal '{name}' can only be used in TNOTIFY, TWAIT, TTEST or reset", span)
+            self.error(f"signal '{name}' can only be used in TNOTIFY, TWAIT, TTEST, reset, LOAD, STORE, FETCH_ADD or "
+                       f"CAS", span)
+        elif name in self.buffers:
+            self.error(f"buffer '{name}' can only be used in TPUT, TGET, READ or WRITE", span)
         elif name in ("block", "nblocks", "launch_id") and not self.kernel:
             self.error(f"'{name}' is only available in the kernel", span)
         else:
@@ -538,6 +680,9 @@ class _Checker:
             if n.id in scope.consts:
                 return ir.Const(scope.consts[n.id], n.span)
             slot = None if const_only else scope.lookup(n.id)
+            if slot is not None and slot in scope.events:
+                self.error(f"event '{n.id}' can only be used in WAIT_EVENT or TEST_EVENT", n.span)
+                return None
             if slot is not None:
                 return ir.Local(slot, n.id, n.span)
             if not const_only and n.id in scope.builtins:
@@ -553,6 +698,23 @@ class _Checker:
             return None
 
         return build(e, resolve, self.error, MAX_NESTING, test)
+
+
+def _size(v: ir.View) -> int | None:
+    """The number of elements of a view, when its selectors are constant."""
+    n = 1
+    for k, d in enumerate(v.signal.dims):
+        if k >= len(v.selectors):
+            n *= d
+            continue
+        sel = v.selectors[k]
+        if isinstance(sel, ir.Slice):
+            parts = [x.value if isinstance(x, ir.Const) else (None if x is not None else dflt)
+                     for x, dflt in ((sel.start, 0), (sel.stop, d), (sel.step, 1))]
+            if None in parts or parts[2] < 1:
+                return None
+            n *= len(range(*parts))
+    return n
 
 
 def _suggest(name: str, choices) -> str:

@@ -20,7 +20,8 @@ Error = Callable[[str, object], None]
 
 
 def build(e: S.Expr, resolve: Resolve, error: Error, max_depth: int, test=None, depth: int = 0) -> ir.Expr | None:
-    """The IR of `e`, or None after reporting an error. `test(node)` builds a TTEST (None: refused)."""
+    """The IR of `e`, or None after reporting an error. `test(node)` builds a TTEST, LOAD, FETCH_ADD,
+    CAS or TEST_EVENT (None: refused)."""
     if depth > max_depth:
         error(f"expression nested more than {max_depth} deep", e.span)
         return None
@@ -29,9 +30,10 @@ def build(e: S.Expr, resolve: Resolve, error: Error, max_depth: int, test=None, 
         return ir.Const(e.value, e.span)
     if isinstance(e, S.Name):
         return resolve(e)
-    if isinstance(e, S.Test):
+    if isinstance(e, S.SIGNAL_CALLS):
         if test is None:
-            error("TTEST cannot be used here (not in a constant, a signal index or an '@' rank)", e.span)
+            error(f"{_CALL_NAMES[type(e)]} cannot be used here (not in a constant, a signal index or an '@' rank)",
+                  e.span)
             return None
         return test(e)
     if isinstance(e, S.UnOp):
@@ -50,6 +52,9 @@ def build(e: S.Expr, resolve: Resolve, error: Error, max_depth: int, test=None, 
             return None
         return fold(ir.Select(t, a, b, e.span))
     raise AssertionError(f"unknown expression node {e!r}")
+
+
+_CALL_NAMES = {S.Test: "TTEST", S.TestEvent: "TEST_EVENT", S.Load: "LOAD", S.FetchAdd: "FETCH_ADD", S.Cas: "CAS"}
 
 
 def fold(e: ir.Expr) -> ir.Expr:
@@ -71,4 +76,5 @@ def constant(e: ir.Expr | None) -> int | None:
 
 
 def has_test(e: ir.Expr) -> bool:
-    return any(isinstance(x, ir.TestExpr) for x in ir.walk(e))
+    """Whether `e` holds a visible step (TTEST, LOAD, FETCH_ADD, CAS, TEST_EVENT) to hoist."""
+    return any(isinstance(x, ir.STEP_EXPRS) for x in ir.walk(e))

@@ -85,7 +85,43 @@ class TestExpr:
     text: str
 
 
-Expr = Union[Const, Local, Builtin, Unary, Binary, Select, TestExpr]
+@dataclass(frozen=True, slots=True)
+class LoadExpr:
+    """LOAD(ref): a plain GM load of one signal element (hoisted like TestExpr)."""
+
+    view: "View"
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class FetchAddExpr:
+    view: "View"
+    value: "Expr"
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class CasExpr:
+    view: "View"
+    expected: "Expr"
+    new: "Expr"
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class TestEventExpr:
+    slot: int  # the event's local
+    event: int  # the event's number in its code (its hb component)
+    name: str
+    span: Span
+    text: str
+
+
+Expr = Union[Const, Local, Builtin, Unary, Binary, Select, TestExpr, LoadExpr, FetchAddExpr, CasExpr, TestEventExpr]
+STEP_EXPRS = (TestExpr, LoadExpr, FetchAddExpr, CasExpr, TestEventExpr)  # visible steps inside expressions
 
 
 def walk(root):
@@ -104,6 +140,12 @@ def walk(root):
             stack += (x.test, x.then, x.orelse)
         elif isinstance(x, TestExpr):
             stack += (x.view, x.value)
+        elif isinstance(x, LoadExpr):
+            stack.append(x.view)
+        elif isinstance(x, FetchAddExpr):
+            stack += (x.view, x.value)
+        elif isinstance(x, CasExpr):
+            stack += (x.view, x.expected, x.new)
         elif isinstance(x, View):
             stack.append(x.at)
             for sel in x.selectors:
@@ -254,7 +296,60 @@ class SHostBarrier:
     text: str
 
 
-Stmt = Union[SAssign, SIf, SLoop, SBlock, SJump, SAssert, SNotify, SWait, SEval, SLaunch, SReset, SHostBarrier]
+@dataclass(frozen=True, slots=True)
+class SCopy:
+    """TPUT/TGET (and their async forms, with `event` the event's local and number)."""
+
+    kind: str  # "put" | "get"
+    dst: View
+    src: View
+    atomic: bool
+    event: tuple[int, int] | None  # (slot, event number)
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SAccess:
+    view: View
+    write: bool
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SWaitEvent:
+    slot: int
+    event: int
+    name: str
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SFence:
+    kind: str  # "pipe" (pipe_barrier(PIPE_ALL)) | "dsb" (dsb(DSB_DDR)) | "full" (fence)
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SStore:
+    view: View
+    value: Expr
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SObserve:
+    cond: Expr
+    span: Span
+    text: str
+
+
+Stmt = Union[SAssign, SIf, SLoop, SBlock, SJump, SAssert, SNotify, SWait, SEval, SLaunch, SReset, SHostBarrier,
+             SCopy, SAccess, SWaitEvent, SFence, SStore, SObserve]
 
 # ---------------------------------------------------------------- flat instructions
 
@@ -368,9 +463,114 @@ class HostBarrier:
     visible: ClassVar[bool] = True
 
 
-Instr = Union[Assign, Jump, Branch, Assert, Return, Notify, Wait, Test, Reset, Launch, Join, HostBarrier]
-SIGNAL_INSTRS = (Notify, Wait, Test, Reset)  # the instructions with a view
-READ_INSTRS = (Wait, Test)
+@dataclass(frozen=True, slots=True)
+class Observe:
+    """Like Assert, but the process goes on."""
+
+    cond: Expr
+    span: Span
+    text: str
+    visible: ClassVar[bool] = False
+
+
+@dataclass(frozen=True, slots=True)
+class Load:
+    view: View
+    dest: int
+    span: Span
+    text: str
+    visible: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class Store:
+    view: View
+    value: Expr
+    span: Span
+    text: str
+    visible: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class FetchAdd:
+    view: View
+    value: Expr
+    dest: int
+    span: Span
+    text: str
+    visible: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class Cas:
+    view: View
+    expected: Expr
+    new: Expr
+    dest: int
+    span: Span
+    text: str
+    visible: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class Copy:
+    """TPUT/TGET of buffer data: reads `src`, writes `dst` (the async forms with `event`)."""
+
+    kind: str  # "put" | "get"
+    dst: View
+    src: View
+    atomic: bool
+    event: tuple[int, int] | None  # (slot, event number)
+    span: Span
+    text: str
+    visible: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class Access:
+    """READ(view) / WRITE(view) of buffer data."""
+
+    view: View
+    write: bool
+    span: Span
+    text: str
+    visible: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class WaitEvent:
+    slot: int
+    event: int
+    name: str
+    span: Span
+    text: str
+    visible: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class TestEvent:
+    slot: int
+    event: int
+    name: str
+    dest: int
+    span: Span
+    text: str
+    visible: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class Fence:
+    kind: str  # "pipe" | "dsb" | "full"
+    span: Span
+    text: str
+    visible: ClassVar[bool] = True
+
+
+Instr = Union[Assign, Jump, Branch, Assert, Return, Notify, Wait, Test, Reset, Launch, Join, HostBarrier, Observe,
+              Load, Store, FetchAdd, Cas, Copy, Access, WaitEvent, TestEvent, Fence]
+SIGNAL_INSTRS = (Notify, Wait, Test, Reset, Load, Store, FetchAdd, Cas)  # the instructions with a signal view
+READ_INSTRS = (Wait, Test)  # the waits: reads with a comparison
+SIGNAL_READS = (Wait, Test, Load, FetchAdd, Cas)  # every instruction that reads a signal element
 
 
 @dataclass(frozen=True, slots=True)
@@ -397,3 +597,6 @@ class Program:
     clean_exit: bool
     expects: tuple[str, ...]
     uses_launch_id: bool
+    buffers: tuple[SignalInfo, ...] = ()  # data buffers, laid out like signals (init unused)
+    data_per_rank: int = 0
+    events: int = 0  # most `event` declarations in one code (each one an hb component per process)

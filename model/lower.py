@@ -18,15 +18,17 @@ from model.expr import has_test
 
 def lower(spec: CheckedSpec) -> ir.Program:
     end = _end_span(spec)
-    kernel = _Code(spec.kernel.nslots, spec.kernel.slot_names, end).build(spec.kernel.stmts)
-    host_code = _Code(spec.host.nslots, spec.host.slot_names, end)
+    data = bool(spec.buffers)  # without buffers, fences have no effect and make no step
+    kernel = _Code(spec.kernel.nslots, spec.kernel.slot_names, end, data).build(spec.kernel.stmts)
+    host_code = _Code(spec.host.nslots, spec.host.slot_names, end, data)
     if spec.host.default_host:
         host_code.launch(spec.kernel_span, "launch (default host)")
     host = host_code.build(spec.host.stmts)
     return ir.Program(
         name=spec.name, file=spec.file, source=spec.source, params=spec.params, nranks=spec.nranks,
         nblocks=spec.nblocks, signals=spec.signals, elems_per_rank=spec.elems_per_rank, kernel=kernel, host=host,
-        clean_exit=spec.clean_exit, expects=spec.expects, uses_launch_id=spec.uses_launch_id)
+        clean_exit=spec.clean_exit, expects=spec.expects, uses_launch_id=spec.uses_launch_id,
+        buffers=spec.buffers, data_per_rank=spec.data_per_rank, events=spec.events)
 
 
 def _end_span(spec: CheckedSpec) -> Span:
@@ -35,7 +37,8 @@ def _end_span(spec: CheckedSpec) -> Span:
 
 
 class _Code:
-    def __init__(self, nslots: int, slot_names: tuple[str, ...], end: Span):
+    def __init__(self, nslots: int, slot_names: tuple[str, ...], end: Span, data: bool):
+        self.data = data
         self.code: list = []
         self.nslots = nslots
         self.slot_names = list(slot_names)
@@ -104,6 +107,19 @@ class _Code:
             self.emit(ir.Reset(st.view, st.span, st.text))
         elif isinstance(st, ir.SHostBarrier):
             self.emit(ir.HostBarrier(st.span, st.text))
+        elif isinstance(st, ir.SCopy):
+            self.emit(ir.Copy(st.kind, st.dst, st.src, st.atomic, st.event, st.span, st.text))
+        elif isinstance(st, ir.SAccess):
+            self.emit(ir.Access(st.view, st.write, st.span, st.text))
+        elif isinstance(st, ir.SWaitEvent):
+            self.emit(ir.WaitEvent(st.slot, st.event, st.name, st.span, st.text))
+        elif isinstance(st, ir.SFence):
+            if self.data:
+                self.emit(ir.Fence(st.kind, st.span, st.text))
+        elif isinstance(st, ir.SStore):
+            self.emit(ir.Store(st.view, self.hoist(st.value), st.span, st.text))
+        elif isinstance(st, ir.SObserve):
+            self.emit(ir.Observe(self.hoist(st.cond), st.span, st.text))
         else:
             raise AssertionError(f"unknown statement {st!r}")
 
@@ -134,10 +150,26 @@ class _Code:
         """`e` without TestExpr nodes; the reads they stand for are emitted before it."""
         if not has_test(e):
             return e
-        if isinstance(e, ir.TestExpr):
-            value = self.hoist(e.value)
-            slot = self.temp()
-            self.emit(ir.Test(e.view, value, e.cmp, slot, e.span, e.text))
+        if isinstance(e, ir.STEP_EXPRS):
+            if isinstance(e, ir.TestExpr):
+                value = self.hoist(e.value)
+                slot = self.temp()
+                self.emit(ir.Test(e.view, value, e.cmp, slot, e.span, e.text))
+            elif isinstance(e, ir.LoadExpr):
+                slot = self.temp()
+                self.emit(ir.Load(e.view, slot, e.span, e.text))
+            elif isinstance(e, ir.FetchAddExpr):
+                value = self.hoist(e.value)
+                slot = self.temp()
+                self.emit(ir.FetchAdd(e.view, value, slot, e.span, e.text))
+            elif isinstance(e, ir.CasExpr):
+                expected = self.hoist(e.expected)
+                new = self.hoist(e.new)
+                slot = self.temp()
+                self.emit(ir.Cas(e.view, expected, new, slot, e.span, e.text))
+            else:
+                slot = self.temp()
+                self.emit(ir.TestEvent(e.slot, e.event, e.name, slot, e.span, e.text))
             return ir.Local(slot, self.slot_names[slot], e.span)
         text = ""  # invisible instructions: never shown in a trace
         if isinstance(e, ir.Binary) and e.op in ("&&", "||") and has_test(e.right):

@@ -70,6 +70,8 @@ _KEYWORDS = {
     "protocol", "param", "const", "ranks", "blocks", "signal", "kernel", "host", "check", "expect",
     "int", "bool", "if", "else", "for", "while", "break", "continue", "return", "assert", "TNOTIFY",
     "TWAIT", "TTEST", "pipe_barrier", "launch", "reset", "host_barrier", "true", "false", "min", "max",
+    "buffer", "TPUT", "TGET", "READ", "WRITE", "event", "TPUT_ASYNC", "TGET_ASYNC", "WAIT_EVENT", "TEST_EVENT",
+    "dsb", "fence", "LOAD", "STORE", "FETCH_ADD", "CAS", "observe",
 }
 
 
@@ -262,6 +264,10 @@ class _ToSyntax(Transformer_NonRecursive):
         name, *dims, init = c
         return S.Decl(self._s(meta), "signal", name=self._n(name), value=init, dims=tuple(dims))
 
+    def buffer_decl(self, meta, c):
+        name, *dims = c
+        return S.Decl(self._s(meta), "buffer", name=self._n(name), dims=tuple(dims))
+
     def dim(self, meta, c):
         return c[0]
 
@@ -329,6 +335,51 @@ class _ToSyntax(Transformer_NonRecursive):
 
     def pipe_barrier_stmt(self, meta, c):
         return S.PipeBarrier(self._s(meta), str(c[0]))
+
+    def dsb_stmt(self, meta, c):
+        return S.Dsb(self._s(meta), str(c[0]))
+
+    def fence_stmt(self, meta, c):
+        return S.Fence(self._s(meta))
+
+    def put_stmt(self, meta, c):
+        return S.Copy(self._s(meta), "put", c[0], c[1], c[2])
+
+    def get_stmt(self, meta, c):
+        return S.Copy(self._s(meta), "get", c[0], c[1])
+
+    def put_async_stmt(self, meta, c):
+        return S.Copy(self._s(meta), "put", c[1], c[2], event=self._n(c[0]))
+
+    def get_async_stmt(self, meta, c):
+        return S.Copy(self._s(meta), "get", c[1], c[2], event=self._n(c[0]))
+
+    def read_stmt(self, meta, c):
+        return S.Access(self._s(meta), c[0], False)
+
+    def write_stmt(self, meta, c):
+        return S.Access(self._s(meta), c[0], True)
+
+    def wait_event_stmt(self, meta, c):
+        return S.WaitEvent(self._s(meta), self._n(c[0]))
+
+    def store_stmt(self, meta, c):
+        return S.Store(self._s(meta), c[0], c[1])
+
+    def observe_stmt(self, meta, c):
+        return S.Observe(self._s(meta), c[0])
+
+    def test_event(self, meta, c):
+        return S.TestEvent(self._s(meta), self._n(c[0]))
+
+    def load_expr(self, meta, c):
+        return S.Load(self._s(meta), c[0])
+
+    def fetch_add_expr(self, meta, c):
+        return S.FetchAdd(self._s(meta), c[0], c[1])
+
+    def cas_expr(self, meta, c):
+        return S.Cas(self._s(meta), c[0], c[1], c[2])
 
     def launch_stmt(self, meta, c):
         return S.Launch(self._s(meta))

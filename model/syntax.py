@@ -92,7 +92,37 @@ class Test:
     cmp: OpName
 
 
-Expr = IntLit | Name | BinOp | UnOp | Cond | MinMax | Test
+@dataclass(frozen=True, slots=True)
+class TestEvent:
+    """TEST_EVENT(e): whether the async transfer of event `e` has completed."""
+
+    span: Span
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Load:
+    span: Span
+    ref: SigView
+
+
+@dataclass(frozen=True, slots=True)
+class FetchAdd:
+    span: Span
+    ref: SigView
+    value: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class Cas:
+    span: Span
+    ref: SigView
+    expected: "Expr"
+    new: "Expr"
+
+
+Expr = IntLit | Name | BinOp | UnOp | Cond | MinMax | Test | TestEvent | Load | FetchAdd | Cas
+SIGNAL_CALLS = (Test, TestEvent, Load, FetchAdd, Cas)  # visible steps inside expressions
 
 # ---- statements ----
 
@@ -184,6 +214,57 @@ class PipeBarrier:
 
 
 @dataclass(frozen=True, slots=True)
+class Dsb:
+    span: Span
+    arg: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fence:
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Copy:
+    """TPUT(dst @ r, src[, AtomicAdd]) or TGET(dst, src @ r); with `event`, the async forms."""
+
+    span: Span
+    kind: str  # "put" | "get"
+    dst: SigView
+    src: SigView
+    op: "OpName | None" = None
+    event: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Access:
+    """READ(view) or WRITE(view)."""
+
+    span: Span
+    view: SigView
+    write: bool
+
+
+@dataclass(frozen=True, slots=True)
+class WaitEvent:
+    span: Span
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Store:
+    span: Span
+    ref: SigView
+    value: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class Observe:
+    span: Span
+    cond: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
 class Launch:
     span: Span
 
@@ -200,7 +281,7 @@ class HostBarrier:
 
 
 Stmt = (VarDecl | Assign | If | For | While | Jump | Block | Assert | Notify | Wait | ExprStmt
-        | PipeBarrier | Launch | Reset | HostBarrier)
+        | PipeBarrier | Dsb | Fence | Copy | Access | WaitEvent | Store | Observe | Launch | Reset | HostBarrier)
 
 # ---- declarations ----
 
@@ -208,7 +289,7 @@ Stmt = (VarDecl | Assign | If | For | While | Jump | Block | Assert | Notify | W
 @dataclass(frozen=True, slots=True)
 class Decl:
     """A top-level declaration. `kind` is one of protocol, param, const, ranks, blocks,
-    signal, kernel, host, check, expect; the other fields are set as the kind needs."""
+    signal, buffer, kernel, host, check, expect; the other fields are set as the kind needs."""
 
     span: Span
     kind: str

@@ -32,6 +32,7 @@ from model import ir
 from model.analysis import Analysis
 from model.cint import COMPARE
 from model.errors import ModelError, Span
+from model.hb import COMPLETE, Access, Clocks
 
 BARRIER = -1
 HOST = -1  # the `block` of a host reader
@@ -40,8 +41,9 @@ _CYCLE_CHECK_AFTER = 10_000
 INT32_MIN, INT32_MAX = ir.INT32_MIN, ir.INT32_MAX
 
 # compiled opcodes; local ones run invisibly between visible steps
-_ASSIGN, _JUMP, _BRANCH, _ASSERT, _RETURN = range(5)
+_ASSIGN, _JUMP, _BRANCH, _ASSERT, _RETURN, _OBSERVE = range(6)
 _NOTIFY, _WAIT, _TEST, _RESET, _LAUNCH, _JOIN, _BARRIER = range(10, 17)
+_LOAD, _STORE, _FETCH_ADD, _CAS, _COPY, _ACCESS, _WAIT_EVENT, _TEST_EVENT, _FENCE = range(17, 26)
 _VISIBLE = _NOTIFY
 
 
@@ -59,6 +61,7 @@ class State(NamedTuple):
     signals: tuple
     ghost: tuple
     launches: tuple
+    hb: tuple = ()  # happens-before (model/hb.py), only for programs with buffers
 
 
 class Fault(NamedTuple):
@@ -82,13 +85,21 @@ class Overwrite(NamedTuple):
     span: Span
 
 
+class DataRace(NamedTuple):
+    first: Access  # the earlier access (its step is in the trace)
+    second: Access  # the access of this step
+    span: Span
+
+
 class Step(NamedTuple):
-    process: int  # the label: process index, or BARRIER
+    process: int  # the process index, or BARRIER
     instr: object  # the IR instruction executed (host 0's for BARRIER)
     next: State
     reads: tuple  # (position, value, operand, holds)
     writes: tuple  # (position, old, new)
-    events: tuple  # Fault and Overwrite records
+    events: tuple  # Fault, Overwrite and DataRace records
+    label: int  # names the step for `step(state, label)`: the process, + nprocs for TEST_EVENT false
+    accesses: tuple = ()  # data accesses (model.hb.Access)
 
 
 class Process(NamedTuple):
@@ -119,9 +130,11 @@ class Stuck(NamedTuple):
 
 
 class System:
-    def __init__(self, program: ir.Program, atomic_waits: bool = False, keep_dead_locals: bool = False):
+    def __init__(self, program: ir.Program, atomic_waits: bool = False, keep_dead_locals: bool = False,
+                 memory_model: str = "pto"):
         self.program = program
         self.atomic_waits = atomic_waits
+        self.memory_model = memory_model
         self.keep_dead_locals = keep_dead_locals  # for tests: states keep every local
         self.R = program.nranks
         self.B = program.nblocks
@@ -137,6 +150,10 @@ class System:
         self._evaluated: dict = {}
         self._ghost_setup()
         self.track_launches = program.uses_launch_id or bool(self.G)
+        self.D = program.data_per_rank
+        self._buf_offsets = [b.offset for b in program.buffers]
+        self.clocks = Clocks(self.nprocs, self.R, program.events, self.R * self.E, self.R * self.D,
+                             memory_model) if program.buffers else None
 
     # ------------------------------------------------------------ compiled code
 
@@ -167,6 +184,26 @@ class System:
                 out.append((_JOIN,))
             elif isinstance(ins, ir.HostBarrier):
                 out.append((_BARRIER,))
+            elif isinstance(ins, ir.Observe):
+                out.append((_OBSERVE, C.expr(ins.cond), ins))
+            elif isinstance(ins, ir.Load):
+                out.append((_LOAD, C.view(ins.view, self.R), None, ins.dest))
+            elif isinstance(ins, ir.Store):
+                out.append((_STORE, C.view(ins.view, self.R), C.expr(ins.value)))
+            elif isinstance(ins, ir.FetchAdd):
+                out.append((_FETCH_ADD, C.view(ins.view, self.R), C.expr(ins.value), ins.dest))
+            elif isinstance(ins, ir.Cas):
+                out.append((_CAS, C.view(ins.view, self.R), C.expr(ins.expected), ins.dest, C.expr(ins.new)))
+            elif isinstance(ins, ir.Copy):
+                out.append((_COPY, C.view(ins.dst, self.R), C.view(ins.src, self.R)))
+            elif isinstance(ins, ir.Access):
+                out.append((_ACCESS, C.view(ins.view, self.R)))
+            elif isinstance(ins, ir.WaitEvent):
+                out.append((_WAIT_EVENT,))
+            elif isinstance(ins, ir.TestEvent):
+                out.append((_TEST_EVENT,))
+            elif isinstance(ins, ir.Fence):
+                out.append((_FENCE,))
             else:
                 raise AssertionError(f"unknown instruction {ins!r}")
         return tuple(out)
@@ -232,7 +269,7 @@ class System:
         notified = 0
         for kind, r, b in self.analysis.contexts():
             for ins, fp in zip(self.analysis.codes[kind].instrs, self.analysis.footprints(kind, r, b)):
-                if isinstance(ins, ir.Notify):
+                if isinstance(ins, (ir.Notify, ir.Store, ir.FetchAdd, ir.Cas)):
                     notified |= fp.writes
         mask = totals.sets & notified & totals.reads
         positions = [p for p in range(mask.bit_length()) if (mask >> p) & 1]
@@ -339,6 +376,10 @@ class System:
                         events.append(Fault("assertion", i, op[2].span, f"{op[2].text} failed"))
                         return None
                     pc += 1
+                elif k == _OBSERVE:
+                    if not op[1](L, ctx):
+                        events.append(Fault("assertion", i, op[2].span, f"{op[2].text} failed (the process goes on)"))
+                    pc += 1
                 else:  # RETURN
                     return None
                 count += 1
@@ -364,7 +405,8 @@ class System:
         for r in range(self.R):
             procs[r] = self._run(r, 0, [0] * self.program.host.nslots, (r, 0, 0), events)
         launches = (0,) * self.R if self.track_launches else ()
-        return State(tuple(procs), self.init_values, (0,) * self.G, launches), tuple(events)
+        hb = self.clocks.initial() if self.clocks else ()
+        return State(tuple(procs), self.init_values, (0,) * self.G, launches, hb), tuple(events)
 
     def is_final(self, state) -> bool:
         return not any(state[0])
@@ -390,6 +432,8 @@ class System:
                 s = self._step(state, i, p)
                 if s is not None:
                     out.append(s)
+                    if s.instr.__class__ is ir.TestEvent and self._event_pending(p, s.instr):
+                        out.append(self._step(state, i, p, alt=1))
         if self.R and all(p is not None and p[1] >= 0 and self._ops[True][p[0]][0] == _BARRIER
                           for p in procs[: self.R]):
             out.append(self._barrier(state))
@@ -399,13 +443,14 @@ class System:
         """The step of process `label` (or the joint barrier step) from `state`, if enabled."""
         if label == BARRIER:
             return next((s for s in self.successors(state) if s.process == BARRIER), None)
-        p = state[0][label]
+        i, alt = label % self.nprocs, label // self.nprocs
+        p = state[0][i]
         if p is None or p[1] < 0:
             return None
-        return self._step(state, label, p)
+        return self._step(state, i, p, alt)
 
     def _barrier(self, state) -> Step:
-        procs, sig, ghost, launches = state
+        procs, sig, ghost, launches, _ = state
         events: list = []
         new = list(procs)
         for r in range(self.R):
@@ -414,11 +459,13 @@ class System:
         new = tuple(new)
         if self.G:
             ghost = self._settle(ghost, new, range(self.R))
+        hb = self.clocks.barrier(state.hb) if self.clocks else ()
         instr = self.program.host.instrs[procs[0][0]]
-        return Step(BARRIER, instr, State(new, sig, ghost, launches), (), (), tuple(events))
+        return Step(BARRIER, instr, State(new, sig, ghost, launches, hb), (), (), tuple(events), BARRIER)
 
-    def _step(self, state, i, p) -> Step | None:
-        """The step of process i (at entry p) or None when it is blocked."""
+    def _step(self, state, i, p, alt: int = 0) -> Step | None:
+        """The step of process i (at entry p) or None when it is blocked; `alt` 1 takes the
+        other outcome of a TEST_EVENT whose transfer may not have completed."""
         pc, idx, L = p
         is_host = i < self.R
         op = self._ops[is_host][pc]
@@ -429,7 +476,14 @@ class System:
             if any(state[0][base: base + self.B]):
                 return None
             entry, events = self._continue(i, pc, L, self.ctx_of(i, state[3]))
-            return self._finish(state, i, instr, entry, state[1], state[2], state[3], (), (), events)
+            hb = self.clocks.join(state.hb, i) if self.clocks else ()
+            return self._finish(state, i, instr, entry, state[1], state[2], state[3], (), (), events, hb)
+        if k >= _LOAD:
+            try:
+                return self._data_step(state, i, instr, op, pc, L, self.ctx_of(i, state[3]), alt)
+            except ModelError as e:
+                return self._finish(state, i, instr, None, state[1], state[2], state[3], (), (),
+                                    (Fault("error", i, e.span, e.message),))
         if k == _BARRIER:
             return None  # joint step, see successors
         if k == _LAUNCH:
@@ -445,12 +499,18 @@ class System:
             return self._finish(state, i, instr, None, state[1], state[2], state[3], (), (),
                                 (Fault("error", i, e.span, e.message),))
 
-    def _finish(self, state, i, instr, entry, sig, ghost, launches, reads, writes, events) -> Step:
+    def _finish(self, state, i, instr, entry, sig, ghost, launches, reads, writes, events, hb=None,
+                label=None, accesses=()) -> Step:
         procs = state[0]
         procs = procs[:i] + (entry,) + procs[i + 1:]
         if self.G and ghost:
             ghost = self._settle(ghost, procs, (i,))
-        return Step(i, instr, State(procs, sig, ghost, launches), reads, writes, events)
+        if hb is None:
+            hb = state.hb
+        if self.clocks and entry is None:
+            hb = self.clocks.finish(hb, i, self.rank_of(i))
+        return Step(i, instr, State(procs, sig, ghost, launches, hb), reads, writes, events,
+                    i if label is None else label, accesses)
 
     def _continue(self, i, pc, L, ctx):
         """The entry after a visible step: the local statements after it run (memoized)."""
@@ -491,7 +551,7 @@ class System:
         return launches[i] if i < self.R else launches[self.rank_of(i)] - 1
 
     def _notify(self, state, i, instr, op, pc, L, ctx) -> Step:
-        procs, sig, ghost, launches = state
+        procs, sig, ghost, launches, _ = state
         rank, offs, value = self._operands(i, pc, op, L, ctx)
         if rank is None:
             rank = self.rank_of(i)
@@ -506,27 +566,36 @@ class System:
             message = (f"AtomicAdd of {value} to {self.element(pos).name} = {old} gives {new}, outside int32")
             return self._finish(state, i, instr, None, sig, ghost, launches, (), (),
                                 (Fault("overflow", i, instr.span, message),))
-        events: tuple = ()
         entry, local_events = self._continue(i, pc, L, ctx)
         sig = sig[:pos] + (new,) + sig[pos + 1:]
         sig = self._signals.setdefault(sig, sig)  # share equal signal vectors between states
-        g = self._gidx.get(pos) if self.G else None
-        if g is not None:
-            pending = ghost[g]
-            procs_after = procs[:i] + (entry,) + procs[i + 1:]
-            tokens = self._tokens(procs_after, launches, self._writer_launch(i, launches), rank, g)
-            if is_set and old != new:
-                if pending:
-                    events = (Overwrite(pos, old, new, self._readers(pending, rank, launches), instr.span),)
-                value_g = tokens
-            else:
-                value_g = pending | tokens
-            ghost = ghost[:g] + (value_g,) + ghost[g + 1:]
+        ghost, events = self._notified(state, i, entry, ghost, pos, old, new, is_set, instr.span)
+        hb = self.clocks.release(state.hb, i, pos, extend=not is_set) if self.clocks else ()
         return self._finish(state, i, instr, entry, sig, ghost, launches, (), ((pos, old, new),),
-                            events + local_events)
+                            events + local_events, hb)
+
+    def _notified(self, state, i, entry, ghost, pos, old, new, replaces: bool, span) -> tuple[tuple, tuple]:
+        """The ghost after process i (then at `entry`) notified element `pos` (a Set-like write
+        when `replaces`), and the Overwrite event if it replaced an unread notification."""
+        g = self._gidx.get(pos) if self.G else None
+        if g is None:
+            return ghost, ()
+        procs, launches = state[0], state[3]
+        rank = pos // self.E
+        pending = ghost[g]
+        procs_after = procs[:i] + (entry,) + procs[i + 1:]
+        tokens = self._tokens(procs_after, launches, self._writer_launch(i, launches), rank, g)
+        events: tuple = ()
+        if replaces and old != new:
+            if pending:
+                events = (Overwrite(pos, old, new, self._readers(pending, rank, launches), span),)
+            value_g = tokens
+        else:
+            value_g = pending | tokens
+        return ghost[:g] + (value_g,) + ghost[g + 1:], events
 
     def _reset(self, state, i, instr, op, pc, L, ctx) -> Step:
-        procs, sig, ghost, launches = state
+        procs, sig, ghost, launches, _ = state
         positions, _ = self._own(i, pc, op, instr, L, ctx, "reset")
         init = op[2]
         values = list(sig)
@@ -545,12 +614,16 @@ class System:
         sig = tuple(values)
         sig = self._signals.setdefault(sig, sig)
         entry, local_events = self._continue(i, pc, L, ctx)
+        hb = state.hb
+        if self.clocks:
+            for pos in positions:
+                hb = self.clocks.clear(hb, pos)
         return self._finish(state, i, instr, entry, sig, ghost, launches, (), tuple(writes),
-                            tuple(events) + local_events)
+                            tuple(events) + local_events, hb)
 
     def _read(self, state, i, instr, op, pc, idx, L, ctx) -> Step | None:
         """One element read of a TWAIT or TTEST (all elements with atomic waits)."""
-        procs, sig, ghost, launches = state
+        procs, sig, ghost, launches, _ = state
         is_wait = op[0] == _WAIT
         what = "TWAIT" if is_wait else "TTEST"
         positions, value = self._own(i, pc, op, instr, L, ctx, what)
@@ -568,14 +641,16 @@ class System:
         reads = ((pos, v, value, holds(v, value)),)
         if reads[0][3]:
             if idx + 1 < len(positions):
+                hb = self.clocks.pend(state.hb, i, pos) if self.clocks else ()
                 return self._finish(state, i, instr, (pc, idx + 1, L), sig, self._seen(ghost, i, reads),
-                                    launches, reads, (), ())
+                                    launches, reads, (), (), hb)
             return self._completed(state, i, instr, op, pc, L, ctx, reads, True)
         if is_wait:
             if idx == 0:
                 return None  # the failed read changes nothing: the wait is blocked
+            hb = self.clocks.settle_pass(state.hb, i, False) if self.clocks else ()
             return self._finish(state, i, instr, (pc, 0, L), sig, self._seen(ghost, i, reads), launches, reads, (),
-                                ())
+                                (), hb)
         return self._completed(state, i, instr, op, pc, L, ctx, reads, False)
 
     def _seen(self, ghost: tuple, i: int, reads: tuple) -> tuple:
@@ -583,9 +658,10 @@ class System:
         if not self.G:
             return ghost
         bit = self._bit(i)
+        rank = self.rank_of(i)
         for r in reads:
             g = self._gidx.get(r[0])
-            if g is not None and ghost[g] & bit:
+            if g is not None and ghost[g] & bit and r[0] // self.E == rank:
                 ghost = ghost[:g] + (ghost[g] & ~bit,) + ghost[g + 1:]
         return ghost
 
@@ -594,11 +670,136 @@ class System:
             d = op[4]
             L = L[:d] + (int(ok),) + L[d + 1:]
         entry, events = self._continue(i, pc, L, ctx)
+        hb = state.hb
+        if self.clocks:  # a completed wait or a true TTEST acquires what its reads observed
+            if ok:
+                hb = self.clocks.acquire(hb, i, [r[0] for r in reads])
+            hb = self.clocks.settle_pass(hb, i, ok)
         return self._finish(state, i, instr, entry, state[1], self._seen(state[2], i, reads), state[3], reads, (),
-                            events)
+                            events, hb)
+
+    # ------------------------------------------------------------ the data extension
+
+    def _event_pending(self, p, instr) -> bool:
+        """Whether the transfer of a TEST_EVENT's event may still be running (two outcomes)."""
+        v = p[2][instr.slot]
+        return v > 0 and not v & COMPLETE
+
+    def _element(self, op_view, instr, L, ctx, i) -> int:
+        r, offs = op_view(L, ctx)
+        r = self.rank_of(i) if r is None else r
+        return r * self.E + instr.view.signal.offset + offs[0]
+
+    def _data(self, view_fn, view, L, ctx, i) -> list[int]:
+        r, offs = view_fn(L, ctx)
+        r = self.rank_of(i) if r is None else r
+        base = r * self.D + view.signal.offset
+        return [base + o for o in offs]
+
+    def _int32(self, value, instr, what: str):
+        if not INT32_MIN <= value <= INT32_MAX:
+            raise ModelError(f"{what} value {value} does not fit in int32", instr.span)
+
+    def _data_step(self, state, i, instr, op, pc, L, ctx, alt) -> Step:
+        """LOAD, STORE, FETCH_ADD, CAS, the copies and accesses of buffer data, events, fences."""
+        k = op[0]
+        procs, sig, ghost, launches, hb = state
+        clocks = self.clocks
+        if k in (_LOAD, _STORE, _FETCH_ADD, _CAS):
+            pos = self._element(op[1], instr, L, ctx, i)
+            old = sig[pos]
+            new, dest, events, writes = old, None, (), ()
+            reads = ((pos, old, None, True),) if k != _STORE else ()
+            if k == _LOAD:
+                dest = old
+            elif k == _STORE:
+                new = op[2](L, ctx)
+                self._int32(new, instr, "STORE")
+            elif k == _FETCH_ADD:
+                value = op[2](L, ctx)
+                self._int32(value, instr, "FETCH_ADD")
+                new, dest = old + value, old
+                if not INT32_MIN <= new <= INT32_MAX:
+                    message = f"FETCH_ADD of {value} to {self.element(pos).name} = {old} gives {new}, outside int32"
+                    return self._finish(state, i, instr, None, sig, ghost, launches, (), (),
+                                        (Fault("overflow", i, instr.span, message),))
+            else:
+                expected, value = op[2](L, ctx), op[4](L, ctx)
+                self._int32(value, instr, "CAS")
+                dest = int(old == expected)
+                if dest:
+                    new = value
+            if dest is not None:
+                d = op[3]
+                L = L[:d] + (dest,) + L[d + 1:]
+            entry, local_events = self._continue(i, pc, L, ctx)
+            ghost = self._seen(ghost, i, reads)
+            if clocks and reads:
+                hb = clocks.acquire(hb, i, [pos])
+            if k == _STORE or (k == _CAS and dest) or k == _FETCH_ADD:
+                writes = ((pos, old, new),)
+                sig = self._signals.setdefault(sig[:pos] + (new,) + sig[pos + 1:], sig[:pos] + (new,) + sig[pos + 1:])
+                ghost, events = self._notified(state, i, entry, ghost, pos, old, new, k != _FETCH_ADD, instr.span)
+                if clocks:
+                    hb = clocks.release(hb, i, pos, extend=k == _FETCH_ADD)
+            return self._finish(state, i, instr, entry, sig, ghost, launches, reads, writes, events + local_events, hb)
+        label, events, accesses = i, [], []
+        if k == _COPY:
+            dst = self._data(op[1], instr.dst, L, ctx, i)
+            src = self._data(op[2], instr.src, L, ctx, i)
+            if len(dst) != len(src):
+                raise ModelError(f"{instr.text.split('(')[0].split()[-1]} copies {len(src)} element(s) into a view "
+                                 f"of {len(dst)}: the views must have the same size", instr.span)
+            if instr.event is None:
+                hb, rc, rt = clocks.tick(hb, i, False)
+                hb, wc, wt = clocks.tick(hb, i, True)
+                knows = hb[0][i]
+            else:
+                slot, ev = instr.event
+                hb, t, knows = clocks.issue(hb, i, ev)
+                rc = wc = clocks.event_clock(i, ev)
+                rt = wt = t
+                L = L[:slot] + (t,) + L[slot + 1:]
+            wkind = "atomic" if instr.atomic else "write"
+            accesses = [Access(p, "read", rc, rt) for p in src] + [Access(p, wkind, wc, wt) for p in dst]
+        elif k == _ACCESS:
+            positions = self._data(op[1], instr.view, L, ctx, i)
+            hb, c, t = clocks.tick(hb, i, instr.write)
+            knows = hb[0][i]
+            accesses = [Access(p, "write" if instr.write else "read", c, t) for p in positions]
+        elif k == _WAIT_EVENT:
+            v = L[instr.slot]
+            if v < 0:
+                raise ModelError(f"event '{instr.name}' was already waited for (WAIT_EVENT twice)", instr.span)
+            hb = clocks.complete(hb, i, instr.event, v & ~COMPLETE)
+            L = L[:instr.slot] + (-(v & ~COMPLETE),) + L[instr.slot + 1:]
+        elif k == _TEST_EVENT:
+            v = L[instr.slot]
+            done = 1
+            if v > 0 and not v & COMPLETE:
+                if alt:
+                    done, label = 0, i + self.nprocs  # the transfer has not completed yet
+                else:
+                    hb = clocks.complete(hb, i, instr.event, v)
+                    L = L[:instr.slot] + (v | COMPLETE,) + L[instr.slot + 1:]
+            L = L[:instr.dest] + (done,) + L[instr.dest + 1:]
+        elif k == _FENCE:
+            hb = clocks.fence(hb, i, instr.kind)
+        for a in accesses:
+            hb, races = clocks.access(hb, knows, a.position, a.kind, a.clock, a.time)
+            events += [DataRace(first, a, instr.span) for first in races]
+        entry, local_events = self._continue(i, pc, L, ctx)
+        return self._finish(state, i, instr, entry, sig, ghost, launches, (), (), tuple(events) + local_events, hb,
+                            label, tuple(accesses))
+
+    def data_element(self, pos: int) -> Element:
+        rank, off = divmod(pos, self.D)
+        buf = self.program.buffers[bisect.bisect_right(self._buf_offsets, off) - 1]
+        flat = off - buf.offset
+        return Element(buf.name, buf.index_of(flat), rank, f"{buf.element_name(flat)}@{rank}")
 
     def _launch(self, state, r, instr, pc, L) -> Step:
-        procs, sig, ghost, launches = state
+        procs, sig, ghost, launches, _ = state
         kernel = self.program.kernel
         launch_id = launches[r] if launches else 0
         new = list(procs)
@@ -614,7 +815,14 @@ class System:
         if hi > lo:  # the notifications meant for this launch now wait in its running blocks
             ghost = ghost[:lo] + tuple((e & 1) | ((e >> (1 + self.B)) << 1) for e in ghost[lo:hi]) + ghost[hi:]
             ghost = self._settle(ghost, new, range(self.R + r * self.B, self.R + (r + 1) * self.B))
-        return Step(r, instr, State(new, sig, ghost, launches), (), (), tuple(events))
+        hb = state.hb
+        if self.clocks:
+            blocks = range(self.R + r * self.B, self.R + (r + 1) * self.B)
+            hb = self.clocks.launch(hb, r, blocks)
+            for k in blocks:
+                if new[k] is None:  # a block that stopped in its first local statements
+                    hb = self.clocks.finish(hb, k, r)
+        return Step(r, instr, State(new, sig, ghost, launches, hb), (), (), tuple(events), r)
 
     # ------------------------------------------------------------ questions about a state
 
@@ -636,7 +844,7 @@ class System:
 
     def situation(self, state) -> list[Stuck]:
         """Each unfinished process: where it is and what it waits for."""
-        procs, sig, _, launches = state
+        procs, sig, _, launches, _ = state
         out = []
         for i, p in enumerate(procs):
             if p is None:

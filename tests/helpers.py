@@ -4,7 +4,7 @@ from checker.check import Options, check_program
 from model import System, compile_spec, parse
 
 
-def compile_text(text: str, overrides=None, file: str = "t.sig"):
+def compile_text(text: str, overrides=None, file: str = "t.sig"):  # noqa: D103
     return compile_spec(parse(text, file), overrides)
 
 

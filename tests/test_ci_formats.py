@@ -181,7 +181,7 @@ def test_every_format_shows_the_unexpected_violations_of_the_json_and_text(out):
     expected = unexpected_in_json(doc)
     assert expected == unexpected_in_text(out["text"])
     assert {p for _, p in expected} == {"deadlock", "lost_notification", "assertion", "overflow", "error",
-                                        "dirty_exit"}
+                                        "dirty_exit", "data_race"}
     sarif = json.loads(out["sarif"])["runs"][0]["results"]
     props = {r["id"] for r in json.loads(out["sarif"])["runs"][0]["tool"]["driver"]["rules"]}
     assert {(r["properties"]["spec"], r["ruleId"]) for r in sarif if r["ruleId"] in props - {

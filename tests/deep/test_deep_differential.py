@@ -3,6 +3,8 @@
 import pytest
 from hypothesis import given
 from strategies import specs
+from strategies_data import data_specs
+from test_data import DEEP_DATA, _agree
 from test_differential import DEEP, agree
 
 
@@ -18,3 +20,10 @@ def test_deep_checker_agrees_with_reference(text):
 @given(specs(max_visible=10))
 def test_deep_atomic_tensor_waits_agree_with_reference(text):
     agree(text, atomic_waits=True, max_states=20_000)
+
+
+@pytest.mark.deep
+@DEEP_DATA
+@given(data_specs())
+def test_deep_data_race_agrees_with_brute_force(text):
+    _agree(text, "pto")

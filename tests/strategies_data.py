@@ -1,0 +1,71 @@
+"""Hypothesis strategies for tiny `.sig` protocols with data buffers (data-race tests).
+
+`data_specs()` draws 1-2 ranks x 1-2 blocks, a buffer `b[2]` and signals `f[2]`, an
+optional host with two launches (a reset, a host barrier), and per process a handful of
+statements: TPUT (plain and AtomicAdd), TGET, READ, WRITE, an async put with WAIT_EVENT
+or TEST_EVENT (sometimes none), fences and the two-part pipe_barrier/dsb, TNOTIFY (Set,
+AtomicAdd), TWAIT / TTEST on one element or the whole signal, LOAD, STORE, FETCH_ADD, CAS,
+in rank / block branches. Small enough to enumerate every execution.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+PEERS = ("rank", "(rank + 1) % nranks", "0")
+
+
+@st.composite
+def _stmt(draw, async_ok: bool):
+    kind = draw(st.sampled_from(["tput", "tput", "tget", "read", "read", "write", "notify", "notify", "wait",
+                                 "wait", "test", "fence", "pipe_dsb", "load", "store", "fetch_add", "cas"]
+                                + (["async"] if async_ok else [])))
+    i, j = draw(st.integers(0, 1)), draw(st.integers(0, 1))
+    peer = draw(st.sampled_from(PEERS))
+    if kind == "tput":
+        atomic = ", AtomicAdd" if draw(st.booleans()) and draw(st.booleans()) else ""
+        return f"TPUT(b[{i}] @ {peer}, b[{j}]{atomic});"
+    if kind == "tget":
+        return f"TGET(b[{i}], b[{j}] @ {peer});"
+    if kind in ("read", "write"):
+        at = draw(st.sampled_from(("", "", f" @ {peer}")))
+        return f"{kind.upper()}(b[{i}]{at});"
+    if kind == "notify":
+        op = draw(st.sampled_from(("Set", "AtomicAdd")))
+        return f"TNOTIFY(f[{i}] @ {peer}, 1, {op});"
+    if kind == "wait":
+        view = draw(st.sampled_from((f"f[{i}]", "f")))
+        return f"TWAIT({view}, 1, GE);"
+    if kind == "test":
+        return f"if (TTEST(f[{i}], 1, GE)) {{ READ(b[{j}]); }}"
+    if kind == "fence":
+        return "fence;"
+    if kind == "pipe_dsb":
+        return "pipe_barrier(PIPE_ALL); dsb(DSB_DDR);"
+    if kind == "load":
+        return f"if (LOAD(f[{i}] @ {peer}) > 0) {{ READ(b[{j}]); }}"
+    if kind == "store":
+        return f"STORE(f[{i}] @ {peer}, 1);"
+    if kind == "fetch_add":
+        return f"FETCH_ADD(f[{i}] @ {peer}, 1);"
+    if kind == "cas":
+        return f"if (CAS(f[{i}] @ {peer}, 0, 1)) {{ WRITE(b[{j}]); }}"
+    wait = draw(st.sampled_from(("WAIT_EVENT(e);", "if (TEST_EVENT(e)) { READ(b[0]); }", "")))
+    note = f" TNOTIFY(f[{j}] @ {peer}, 1, Set);" if draw(st.booleans()) else ""
+    return f"{{ event e = TPUT_ASYNC(b[{i}] @ {peer}, b[{j}]);{note} {wait} }}"
+
+
+@st.composite
+def data_specs(draw, max_statements: int = 3) -> str:
+    nranks = draw(st.integers(1, 2))
+    nblocks = draw(st.integers(1, 2)) if nranks == 1 else 1
+    host = draw(st.sampled_from(("", "", "host { launch; launch; }", "host { launch; host_barrier; reset f; "
+                                 "host_barrier; launch; }")))
+    branches = []
+    for cond in (("rank == 0", "rank != 0") if nranks > 1 else ("block == 0", "block != 0")):
+        n = draw(st.integers(1, max_statements))
+        body = " ".join(draw(_stmt(async_ok=True)) for _ in range(n))
+        branches.append((cond, body))
+    kernel = " else ".join(f"if ({c}) {{ {b} }}" for c, b in branches)
+    return (f"ranks {nranks};\nblocks {nblocks};\nbuffer b[2];\nsignal f[2];\n{host}\n"
+            f"kernel {{\n    {kernel}\n}}\n")

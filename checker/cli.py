@@ -15,7 +15,7 @@ from checker.check import Options, UsageError, check_paths, exit_status, read_sp
 from checker.report import json_doc, text, write_json
 from model import SpecErrors, compile_spec, parse
 
-EXIT_OK, EXIT_ERROR, EXIT_INCONCLUSIVE = 0, 2, 3
+EXIT_OK, EXIT_FAIL, EXIT_ERROR, EXIT_INCONCLUSIVE = 0, 1, 2, 3
 MAX_SWEEP = 10_000
 DEFAULT_MAX_MEMORY_MB = 16 * 1024
 
@@ -55,6 +55,13 @@ def _parser() -> argparse.ArgumentParser:
                         "one atomic comparison of all elements (faster, less faithful)")
     c.add_argument("-q", "--quiet", action="store_true", help="only the verdict and summary lines")
     c.add_argument("--no-timing", action="store_true", help="leave elapsed times out (byte-stable output)")
+    c.add_argument("--cache", metavar="DIR", help="reuse the results of unchanged checks stored in DIR, store new ones")
+    c.add_argument("--certificate", metavar="FILE", help="write what was proved to FILE (see verify-certificate)")
+    c.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report with sequence charts")
+    c.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                   help="coloured text output with source excerpts (auto: on a terminal, unless NO_COLOR is set)")
+    v = sub.add_parser("verify-certificate", help="re-run the checks of a certificate and confirm they reproduce")
+    v.add_argument("certificate", metavar="FILE")
     g = sub.add_parser("graph", help="export the state graph of a small spec (DOT or GraphML)")
     g.add_argument("paths", nargs=1, metavar="SPEC")
     _common(g)
@@ -145,6 +152,8 @@ def run(argv: list[str], stdout: IO[str], stderr: IO[str]) -> int:
     try:
         if args.command == "graph":
             return _graph(args, stdout, stderr)
+        if args.command == "verify-certificate":
+            return _verify_certificate(args, stdout, stderr)
         return _check(args, stdout, stderr)
     except UsageError as e:
         stderr.write(f"sigproof: error: {e}\n")
@@ -161,9 +170,14 @@ def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
     options = Options(order="dfs" if args.dfs else "bfs", max_states=args.max_states, timeout=args.timeout,
                       max_memory=args.max_memory * 2**20 if args.max_memory else None,
                       atomic_waits=args.tensor_wait == "atomic", clean_exit="clean_exit" in args.check,
-                      fail_fast=args.fail_fast)
+                      fail_fast=args.fail_fast, state_digest=args.certificate is not None)
     jobs = args.jobs or os.cpu_count() or 1
-    results = check_paths(args.paths, params, options, jobs=jobs, progress=_Progress(stderr))
+    cache = None
+    if args.cache:
+        from checker.cache import Cache
+
+        cache = Cache(args.cache)
+    results = check_paths(args.paths, params, options, jobs=jobs, progress=_Progress(stderr), cache=cache)
     for r in results:
         if r.error is not None:
             stderr.write(r.error + "\n")
@@ -179,7 +193,45 @@ def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
             text(results, stdout, quiet=args.quiet, timing=timing)
     except BrokenPipeError:  # e.g. `sigproof check ... | head`: the exit status still tells
         pass
+    _write_files(args, results, options, timing)
     return exit_status(results)
+
+
+def _open_output(path: str, what: str):
+    try:
+        return open(path, "w", encoding="utf-8")
+    except OSError as e:
+        raise UsageError(f"{what} {path}: cannot write: {e.strerror}") from None
+
+
+def _write_files(args, results, options, timing: bool) -> None:
+    if args.certificate:
+        from checker import certificate
+
+        with _open_output(args.certificate, "--certificate") as out:
+            certificate.write(results, options, out)
+    if args.html:
+        from checker import html
+
+        with _open_output(args.html, "--html") as out:
+            html.write(results, out, timing=timing)
+
+
+def _verify_certificate(args, stdout: IO[str], stderr: IO[str]) -> int:
+    from checker import certificate
+
+    try:
+        doc = certificate.load(args.certificate)
+        problems = certificate.verify(doc)
+    except certificate.CertificateError as e:
+        raise UsageError(str(e)) from None
+    if problems:
+        stdout.write(f"{args.certificate}: does NOT reproduce:\n")
+        for p in problems:
+            stdout.write(f"  {p}\n")
+        return EXIT_FAIL
+    stdout.write(f"{args.certificate}: verified: {len(doc['checks'])} check(s) reproduce exactly\n")
+    return EXIT_OK
 
 
 def _graph(args, stdout: IO[str], stderr: IO[str]) -> int:

@@ -162,3 +162,17 @@ def test_the_browser_takes_a_screenshot(tmp_path, bug_result):
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     assert (width, height) == (1400, 1000) and len(data) > 20_000  # a blank page compresses to far less
+
+
+def test_the_html_and_terminal_views_see_only_results():
+    import ast
+    from pathlib import Path
+
+    from conftest import ROOT
+
+    for name in ("html.py", "terminal.py"):
+        tree = ast.parse((ROOT / "checker" / name).read_text())
+        deps = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+        deps |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        assert {m for m in deps if m.startswith(("checker", "model"))} == {"checker.result"}, name
+    assert Path(html.__file__).name == "html.py"

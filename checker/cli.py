@@ -74,6 +74,8 @@ def _parser() -> argparse.ArgumentParser:
     lp.add_argument("--timeout", type=float, default=30.0, metavar="S", help="time limit of that check (default 30)")
     v = sub.add_parser("verify-certificate", help="re-run the checks of a certificate and confirm they reproduce")
     v.add_argument("certificate", metavar="FILE")
+    sh = sub.add_parser("completion", help="print a shell completion script (bash, zsh or tcsh)")
+    sh.add_argument("shell", choices=("bash", "zsh", "tcsh"))
     g = sub.add_parser("graph", help="export the state graph of a small spec (DOT or GraphML)")
     g.add_argument("paths", nargs=1, metavar="SPEC")
     _common(g)
@@ -164,6 +166,11 @@ def run(argv: list[str], stdout: IO[str], stderr: IO[str]) -> int:
     try:
         if args.command == "graph":
             return _graph(args, stdout, stderr)
+        if args.command == "completion":
+            import shtab
+
+            stdout.write(shtab.complete(_parser(), shell=args.shell))
+            return EXIT_OK
         if args.command == "lsp":
             from checker import lsp
 

@@ -29,7 +29,7 @@ th{background:#f6f8fa} .num{text-align:right;font-variant-numeric:tabular-nums}
 .pass{color:#1a7f37;font-weight:600} .fail,.error{color:#cf222e;font-weight:600} .inconclusive{color:#9a6700;font-weight:600}
 .violation{display:flex;gap:1.2em;align-items:flex-start}
 .chart{flex:1 1 auto;min-width:0;overflow-x:auto}
-.source{flex:0 0 38em;max-height:44em;overflow:auto;border:1px solid #d0d7de;background:#f6f8fa;position:sticky;top:0}
+.source{flex:0 0 32em;max-height:44em;overflow:auto;border:1px solid #d0d7de;background:#f6f8fa;position:sticky;top:0}
 .source pre{margin:0;padding:4px 0;font:12px/1.5 ui-monospace,Menlo,Consolas,monospace}
 .source a.ln{display:inline-block;width:3.5em;color:#6e7781;text-align:right;padding-right:.8em;text-decoration:none}
 .source span.line{display:block;padding-right:1em} .source span.line:target{background:#fff8c5}
@@ -43,7 +43,7 @@ svg .mark{stroke:#1f2328;stroke-width:1} svg .notify{fill:#0969da} svg .read-hol
 svg .read-fails{fill:#bf8700} svg .other{fill:#8c959f} svg .fault{fill:#cf222e}
 svg .arrow{stroke:#0969da;stroke-width:1.4;fill:none} svg .arrow.fails{stroke:#bf8700;stroke-dasharray:4 3}
 svg .erased{stroke:#cf222e;stroke-width:2.5} svg .erasure{stroke:#cf222e;stroke-width:1.2;stroke-dasharray:2 3;fill:none} svg .stuck{fill:#ffebe9;stroke:#cf222e;stroke-width:1.5}
-svg .stuck-text{fill:#cf222e;font-weight:600;font-size:11px} svg .stepno{fill:#6e7781;font-size:11px}
+svg .stuck-text{fill:#cf222e;font-weight:600;font-size:11px} svg .stepno{fill:#6e7781;font-size:11px} svg .note{fill:#cf222e;font-weight:600}
 svg a:hover .mark{stroke-width:3}
 """
 
@@ -203,6 +203,16 @@ def _mark_class(s: TraceStep) -> str:
     return "other"
 
 
+def _note(s: TraceStep) -> str:
+    """What to flag beside a step's statement: an erased notification or a fault."""
+    for e in s.effects:
+        if isinstance(e, Overwrote):
+            return f"erases the unread {e.old} of {e.element.name}"
+        if e.kind == "fault":
+            return f"{e.property}: {e.message}"
+    return ""
+
+
 def _tip(s: TraceStep, values: dict[str, int] | None = None) -> str:
     lines = [f"{s.step}. {s.process}  {s.location}", s.statement] + [e.text for e in s.effects]
     if values:
@@ -217,7 +227,8 @@ def chart(v: Violation, anchor=lambda span: None, cid: str = "c") -> str:
     rows = len(v.trace) + (1 if stuck else 0)
     y = lambda n: TOP + n * ROW_H  # noqa: E731
     text_x = LEFT + len(names) * LANE_W + 12
-    width_text = max((len(s.statement) for s in v.trace), default=10) * 7 + 40
+    width_text = max((len(_clip(s.statement, 70)) + (len(_clip(_note(s), 80)) + 2 if _note(s) else 0)
+                      for s in v.trace), default=10) * 7 + 40
     width, height = text_x + width_text, y(rows) + ROW_H
     after = _values_after(v.trace)
     out = [f"<svg class=\"msc\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" "
@@ -256,6 +267,9 @@ def chart(v: Violation, anchor=lambda span: None, cid: str = "c") -> str:
                          f"x2=\"{cx + 9}\" y2=\"{cy - 9}\"/></g>")
                 break
         label = escape(_clip(s.statement, 70))
+        note = _note(s)
+        if note:
+            label += f"<tspan class=\"note\" dx=\"8\">{escape(_clip(note, 80))}</tspan>"
         body = (f"<g class=\"step\" data-step=\"{s.step}\" data-process=\"{escape(s.process)}\">{mark}"
                 f"<text class=\"stepno\" x=\"{LEFT - 6}\" y=\"{cy + 4}\" text-anchor=\"end\">{s.step}</text>"
                 f"<text class=\"stmt\" x=\"{text_x}\" y=\"{cy + 4}\">{label}</text></g>")

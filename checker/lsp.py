@@ -9,6 +9,7 @@ Known limitation: the check runs in the server's thread, so a save waits for it 
 
 from __future__ import annotations
 
+from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as T
@@ -59,7 +60,8 @@ def verdict(r: Result, uri: str) -> list[T.Diagnostic]:
         expected = v.property in r.expected
         span = v.span or (v.trace[-1].span if v.trace else None)
         related = [T.DiagnosticRelatedInformation(
-            location=T.Location(uri=uri if s.span.file == r.spec else f"file://{s.span.file}", range=_range(s.span)),
+            location=T.Location(uri=uri if s.span.file == r.spec else Path(s.span.file).resolve().as_uri(),
+                                range=_range(s.span)),
             message=f"{s.step}. {s.process}: {s.statement}" + "".join(f"; {e.text}" for e in s.effects))
             for s in v.trace]
         severity = T.DiagnosticSeverity.Information if expected else T.DiagnosticSeverity.Error

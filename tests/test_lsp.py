@@ -7,6 +7,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 from queue import Empty, Queue
 
 import pytest
@@ -20,7 +21,9 @@ class Client:
     """A minimal LSP client: Content-Length framed JSON-RPC on the server's stdin and stdout."""
 
     def __init__(self, *args):
-        self.proc = subprocess.Popen([sys.executable, "-m", "checker", "lsp", *args], cwd=ROOT,
+        script = Path(sys.executable).parent / "sigproof"  # the installed command, as an editor starts it
+        cmd = [str(script)] if script.exists() else [sys.executable, "-m", "checker"]
+        self.proc = subprocess.Popen([*cmd, "lsp", *args], cwd=ROOT,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.inbox: Queue = Queue()
         self.next_id = 0

@@ -235,3 +235,14 @@ def test_not_a_certificate_is_a_usage_error(tmp_path, content):
 def test_missing_certificate_is_a_usage_error(tmp_path):
     code, _, err = _cli("verify-certificate", str(tmp_path / "nope.json"))
     assert code == 2 and "cannot read" in err
+
+
+def test_a_certificate_from_cached_results_has_the_state_digest(tmp_path, spy):
+    spec = _copy_spec(tmp_path)
+    base = ["check", "-j", "1", "--cache", str(tmp_path / "c"), str(spec)]
+    _cli(*base)
+    _cli(*base, "--certificate", str(tmp_path / "a.json"))  # the stored result has no digest: checked again
+    code, out, _ = _cli(*base, "--certificate", str(tmp_path / "b.json"))
+    assert len(spy) == 2 and "(from the cache)" in out
+    a, b = (json.loads((tmp_path / n).read_text())["checks"][0] for n in ("a.json", "b.json"))
+    assert a == b and a["state_digest"].startswith("2085:")

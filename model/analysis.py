@@ -150,47 +150,11 @@ def join_env(a, b):
 
 
 def expr_locals(e) -> frozenset[int]:
-    out = set()
-    stack = [e]
-    while stack:
-        x = stack.pop()
-        if x is None:
-            continue
-        if isinstance(x, ir.Local):
-            out.add(x.slot)
-        elif isinstance(x, ir.Unary):
-            stack.append(x.operand)
-        elif isinstance(x, ir.Binary):
-            stack += (x.left, x.right)
-        elif isinstance(x, ir.Select):
-            stack += (x.test, x.then, x.orelse)
-        elif isinstance(x, ir.View):
-            stack.append(x.at)
-            for sel in x.selectors:
-                stack += (sel.expr,) if isinstance(sel, ir.Index) else (sel.start, sel.stop, sel.step)
-    return frozenset(out)
+    return frozenset(x.slot for x in ir.walk(e) if isinstance(x, ir.Local))
 
 
 def expr_builtins(e) -> frozenset[str]:
-    out = set()
-    stack = [e]
-    while stack:
-        x = stack.pop()
-        if x is None:
-            continue
-        if isinstance(x, ir.Builtin):
-            out.add(x.name)
-        elif isinstance(x, ir.Unary):
-            stack.append(x.operand)
-        elif isinstance(x, ir.Binary):
-            stack += (x.left, x.right)
-        elif isinstance(x, ir.Select):
-            stack += (x.test, x.then, x.orelse)
-        elif isinstance(x, ir.View):
-            stack.append(x.at)
-            for sel in x.selectors:
-                stack += (sel.expr,) if isinstance(sel, ir.Index) else (sel.start, sel.stop, sel.step)
-    return frozenset(out)
+    return frozenset(x.name for x in ir.walk(e) if isinstance(x, ir.Builtin))
 
 
 _FAULTING = {"+", "-", "*", "/", "%", "<<", ">>"}
@@ -198,18 +162,7 @@ _FAULTING = {"+", "-", "*", "/", "%", "<<", ">>"}
 
 def can_fault(e) -> bool:
     """Whether evaluating `e` may raise (division by zero, shift range, beyond 2^64)."""
-    stack = [e]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, ir.Binary):
-            if x.op in _FAULTING:
-                return True
-            stack += (x.left, x.right)
-        elif isinstance(x, ir.Unary):
-            stack.append(x.operand)
-        elif isinstance(x, ir.Select):
-            stack += (x.test, x.then, x.orelse)
-    return False
+    return any(isinstance(x, ir.Binary) and x.op in _FAULTING for x in ir.walk(e))
 
 
 def operands(ins) -> tuple:

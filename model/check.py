@@ -418,12 +418,17 @@ class _Checker:
         return ir.SNotify(view, value, op, st.span, self.text(st.span))
 
     def stmt_Wait(self, st: S.Wait) -> ir.Stmt | None:
+        args = self.wait_args(st)
+        return None if args is None else ir.SWait(*args, st.span, self.text(st.span))
+
+    def wait_args(self, st: S.Wait | S.Test) -> tuple | None:
+        """(view, value, cmp) of a TWAIT or TTEST, or None after reporting errors."""
         cmp = self.op_name(st.cmp, _CMP_PREFIXES, ir.CMPS, "comparison")
         value = self.rvalue(st.value)
         view = self.view(st.view, single=False)
         if cmp is None or value is None or view is None or not self.int32_operand(value, st.value):
             return None
-        return ir.SWait(view, value, cmp, st.span, self.text(st.span))
+        return view, value, cmp
 
     def int32_operand(self, value: ir.Expr, e: S.Expr) -> bool:
         c = constant(value)
@@ -512,12 +517,8 @@ class _Checker:
         return self.expr(e, self.scope, test=self.ttest)
 
     def ttest(self, e: S.Test) -> ir.Expr | None:
-        cmp = self.op_name(e.cmp, _CMP_PREFIXES, ir.CMPS, "comparison")
-        value = self.rvalue(e.value)
-        view = self.view(e.view, single=False)
-        if cmp is None or value is None or view is None or not self.int32_operand(value, e.value):
-            return None
-        return ir.TestExpr(view, value, cmp, e.span, self.text(e.span))
+        args = self.wait_args(e)
+        return None if args is None else ir.TestExpr(*args, e.span, self.text(e.span))
 
     def name_error(self, name: str, span: Span, assigning: bool = False) -> None:
         if assigning and (name in self.consts or name in self.scope.builtins or name in ("nranks", "nblocks")):

@@ -71,15 +71,4 @@ def constant(e: ir.Expr | None) -> int | None:
 
 
 def has_test(e: ir.Expr) -> bool:
-    stack = [e]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, ir.TestExpr):
-            return True
-        if isinstance(x, ir.Unary):
-            stack.append(x.operand)
-        elif isinstance(x, ir.Binary):
-            stack += (x.left, x.right)
-        elif isinstance(x, ir.Select):
-            stack += (x.test, x.then, x.orelse)
-    return False
+    return any(isinstance(x, ir.TestExpr) for x in ir.walk(e))

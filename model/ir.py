@@ -87,6 +87,28 @@ class TestExpr:
 
 Expr = Union[Const, Local, Builtin, Unary, Binary, Select, TestExpr]
 
+
+def walk(root):
+    """Every expression node in `root` (an expression, a view, or None), views' included."""
+    stack = [root]
+    while stack:
+        x = stack.pop()
+        if x is None:
+            continue
+        yield x
+        if isinstance(x, Unary):
+            stack.append(x.operand)
+        elif isinstance(x, Binary):
+            stack += (x.left, x.right)
+        elif isinstance(x, Select):
+            stack += (x.test, x.then, x.orelse)
+        elif isinstance(x, TestExpr):
+            stack += (x.view, x.value)
+        elif isinstance(x, View):
+            stack.append(x.at)
+            for sel in x.selectors:
+                stack += (sel.expr,) if isinstance(sel, Index) else (sel.start, sel.stop, sel.step)
+
 # ---------------------------------------------------------------- signal views
 
 

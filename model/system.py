@@ -612,9 +612,7 @@ class System:
             launches = launches[:r] + (launches[r] + 1,) + launches[r + 1:]
         lo, hi = self._grange[r] if self.G else (0, 0)
         if hi > lo:  # the notifications meant for this launch now wait in its running blocks
-            full = (1 << self.B) - 1
-            ghost = ghost[:lo] + tuple((e & 1) | (((e >> 1) >> self.B) << 1) for e in ghost[lo:hi]) + ghost[hi:]
-            del full
+            ghost = ghost[:lo] + tuple((e & 1) | ((e >> (1 + self.B)) << 1) for e in ghost[lo:hi]) + ghost[hi:]
             ghost = self._settle(ghost, new, range(self.R + r * self.B, self.R + (r + 1) * self.B))
         return Step(r, instr, State(new, sig, ghost, launches), (), (), tuple(events))
 

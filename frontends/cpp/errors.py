@@ -2,21 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from model.errors import Span
 
 
-@dataclass(frozen=True)
-class Loc:
-    """A C++ source range: 1-based lines and columns (columns count characters)."""
-
-    file: str
-    line: int
-    col: int
-    end_line: int
-    end_col: int
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}"
+Loc = Span  # a C++ source range: 1-based lines and columns, like every span of the checker
 
 
 class ExtractError(Exception):

@@ -7,6 +7,7 @@ worker processes with `jobs > 1`, giving the same results in the same order.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -40,6 +41,7 @@ class Options:
     clean_exit: bool = False  # --check clean_exit
     fail_fast: bool = False  # stop at the first violation that is not expected
     memory_model: str = "pto"  # "pto" | "sc": whether a TNOTIFY orders unfenced data writes before it
+    state_digest: bool = False  # record Stats.state_digest (for certificates; does not affect the verdict)
 
 
 def check_program(program: Program, spec: str, options: Options = Options(), progress=None) -> Result:
@@ -55,9 +57,22 @@ def check_program(program: Program, spec: str, options: Options = Options(), pro
     violations.sort(key=lambda v: PROPERTIES.index(v.property))
     if stop is not None and stop.reason == "timeout":
         stop = Stop("timeout", f"time limit of {options.timeout:g} s reached")
-    stats = Stats(len(ex.states), ex.transitions, time.monotonic() - start, ex.peak_bytes / 2**20)
+    digest = states_digest(ex.states) if options.state_digest else None
+    stats = Stats(len(ex.states), ex.transitions, time.monotonic() - start, ex.peak_bytes / 2**20, digest)
     return Result(spec=spec, params=dict(program.params), violations=violations, expected=program.expects,
                   stats=stats, stop=stop)
+
+
+def states_digest(states: Iterable) -> str:
+    """An order-independent digest of a set of states: the sum, modulo 2**128, of the first 16
+    bytes of the sha256 of each state's repr (states are tuples of ints, so their repr is the
+    same in every process; Python's hash() is not), with the count."""
+    total = 0
+    n = 0
+    for state in states:
+        total += int.from_bytes(hashlib.sha256(repr(state).encode()).digest()[:16], "big")
+        n += 1
+    return f"{n}:{total % 2**128:032x}"
 
 
 def exit_status(results: Iterable[Result]) -> int:
@@ -74,19 +89,20 @@ Params = Mapping[str, "int | Iterable[int]"]
 
 
 def check_file(path, params: Params | None = None, options: Options = Options(), jobs: int = 1,
-               progress=None) -> list[Result]:
+               progress=None, cache=None) -> list[Result]:
     """Check one spec file: one Result per combination of the swept params (a param given an
-    int is fixed, one given a range or list is swept). Spec errors are Results with `error`."""
-    return _run(_tasks(Path(path), params or {}), options, jobs, progress)
+    int is fixed, one given a range or list is swept). Spec errors are Results with `error`.
+    `cache` (a checker.cache.Cache) gives results it holds and keeps the new ones."""
+    return _run(_tasks(Path(path), params or {}), options, jobs, progress, cache)
 
 
 def check_paths(paths: Iterable[str], params: Params | None = None, options: Options = Options(), jobs: int = 1,
-                progress=None) -> list[Result]:
+                progress=None, cache=None) -> list[Result]:
     """Check files, and folders searched for *.sig (in sorted order), as `check_file` does."""
     tasks = []
     for path in spec_files(paths):
         tasks += _tasks(path, params or {})
-    return _run(tasks, options, jobs, progress)
+    return _run(tasks, options, jobs, progress, cache)
 
 
 def spec_files(paths: Iterable[str]) -> list[Path]:
@@ -124,10 +140,11 @@ def read_spec(path: Path) -> str:
 
 
 def _tasks(path: Path, params: Params) -> list:
-    """A Result (for an error) or a (Program, spec name) pair per param combination."""
+    """A Result (for an error) or a (Program, spec name, spec text) triple per param combination."""
     name = path.as_posix()
     try:
-        spec = parse(read_spec(path), name)
+        source = read_spec(path)
+        spec = parse(source, name)
     except SpecErrors as e:
         return [Result(name, {}, error=e.render())]
     fixed = {k: v for k, v in params.items() if isinstance(v, int)}
@@ -137,7 +154,7 @@ def _tasks(path: Path, params: Params) -> list:
     for values in itertools.product(*(v for _, v in swept)):
         chosen = dict(zip(names, values))
         try:  # one bad param value does not stop the rest of a sweep
-            out.append((compile_spec(spec, {**fixed, **chosen}), name))
+            out.append((compile_spec(spec, {**fixed, **chosen}), name, source))
         except SpecErrors as e:
             out.append(Result(name, {**fixed, **chosen}, error=e.render()))
     return out
@@ -148,19 +165,30 @@ def _check_task(task) -> Result:
     return check_program(program, name, options)
 
 
-def _run(tasks: list, options: Options, jobs: int, progress) -> list[Result]:
-    todo = [(k, t) for k, t in enumerate(tasks) if not isinstance(t, Result)]
+def _run(tasks: list, options: Options, jobs: int, progress, cache=None) -> list[Result]:
     results = list(tasks)
+    todo = []
+    for k, t in enumerate(tasks):
+        if isinstance(t, Result):
+            continue
+        hit = cache.load(t[0], t[1], t[2], options) if cache is not None else None
+        if hit is not None:
+            results[k] = hit
+        else:
+            todo.append((k, t))
     if jobs > 1 and len(todo) > 1:
         with ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=get_context("spawn")) as pool:
-            done = pool.map(_check_task, [(p, name, options) for _, (p, name) in todo])
+            done = pool.map(_check_task, [(t[0], t[1], options) for _, t in todo])
             for (k, _), result in zip(todo, done):
                 results[k] = result
     else:
-        for k, (program, name) in todo:
-            results[k] = check_program(program, name, options, progress)
+        for k, t in todo:
+            results[k] = check_program(t[0], t[1], options, progress)
             if progress is not None and hasattr(progress, "done"):
                 progress.done()
+    if cache is not None:
+        for k, t in todo:
+            cache.store(t[0], t[1], t[2], options, results[k])
     return results
 
 

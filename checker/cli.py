@@ -13,9 +13,10 @@ from typing import IO
 
 from checker.check import Options, UsageError, check_paths, exit_status, read_spec, spec_files
 from checker.report import json_doc, text, write_json
+from checker.result import PROPERTIES
 from model import SpecErrors, compile_spec, parse
 
-EXIT_OK, EXIT_ERROR, EXIT_INCONCLUSIVE = 0, 2, 3
+EXIT_OK, EXIT_FAIL, EXIT_ERROR, EXIT_INCONCLUSIVE = 0, 1, 2, 3
 MAX_SWEEP = 10_000
 DEFAULT_MAX_MEMORY_MB = 16 * 1024
 
@@ -58,6 +59,26 @@ def _parser() -> argparse.ArgumentParser:
                         "transfer only after WAIT_EVENT; sc: program order always orders")
     c.add_argument("-q", "--quiet", action="store_true", help="only the verdict and summary lines")
     c.add_argument("--no-timing", action="store_true", help="leave elapsed times out (byte-stable output)")
+    c.add_argument("--cache", metavar="DIR", help="reuse the results of unchanged checks stored in DIR, store new ones")
+    c.add_argument("--certificate", metavar="FILE", help="write what was proved to FILE (see verify-certificate)")
+    c.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report with sequence charts")
+    c.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                   help="coloured text output with source excerpts (auto: on a terminal, unless NO_COLOR is set)")
+    r = sub.add_parser("replay", help="take the steps of a counterexample again on the model, showing the signals")
+    r.add_argument("paths", nargs=1, metavar="SPEC")
+    r.add_argument("trace", metavar="TRACE.json", help="the JSON output of a check, one result of it or one violation")
+    _common(r)
+    r.add_argument("--property", choices=PROPERTIES, help="which violation to replay (default: the first)")
+    r.add_argument("--tensor-wait", choices=("pass", "atomic"), default="pass",
+                   help="as given to the check that found the trace")
+    lp = sub.add_parser("lsp", help="a language server for .sig files (JSON-RPC over stdio)")
+    lp.add_argument("--max-states", type=int, default=200_000, metavar="N",
+                   help="state limit of the check run on each save (default 200000)")
+    lp.add_argument("--timeout", type=float, default=30.0, metavar="S", help="time limit of that check (default 30)")
+    v = sub.add_parser("verify-certificate", help="re-run the checks of a certificate and confirm they reproduce")
+    v.add_argument("certificate", metavar="FILE")
+    sh = sub.add_parser("completion", help="print a shell completion script (bash, zsh or tcsh)")
+    sh.add_argument("shell", choices=("bash", "zsh", "tcsh"))
     g = sub.add_parser("graph", help="export the state graph of a small spec (DOT or GraphML)")
     g.add_argument("paths", nargs=1, metavar="SPEC")
     _common(g)
@@ -148,6 +169,22 @@ def run(argv: list[str], stdout: IO[str], stderr: IO[str]) -> int:
     try:
         if args.command == "graph":
             return _graph(args, stdout, stderr)
+        if args.command == "completion":
+            import shtab
+
+            stdout.write(shtab.complete(_parser(), shell=args.shell))
+            return EXIT_OK
+        if args.command == "lsp":
+            from checker import lsp
+
+            if args.max_states < 1:
+                raise UsageError("--max-states must be at least 1")
+            lsp.serve(args.max_states, args.timeout)
+            return EXIT_OK
+        if args.command == "replay":
+            return _replay(args, stdout, stderr)
+        if args.command == "verify-certificate":
+            return _verify_certificate(args, stdout, stderr)
         return _check(args, stdout, stderr)
     except UsageError as e:
         stderr.write(f"sigproof: error: {e}\n")
@@ -164,9 +201,20 @@ def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
     options = Options(order="dfs" if args.dfs else "bfs", max_states=args.max_states, timeout=args.timeout,
                       max_memory=args.max_memory * 2**20 if args.max_memory else None,
                       atomic_waits=args.tensor_wait == "atomic", clean_exit="clean_exit" in args.check,
-                      fail_fast=args.fail_fast, memory_model=args.memory_model)
+                      fail_fast=args.fail_fast, memory_model=args.memory_model,
+                      state_digest=args.certificate is not None)
     jobs = args.jobs or os.cpu_count() or 1
-    results = check_paths(args.paths, params, options, jobs=jobs, progress=_Progress(stderr))
+    cache = None
+    if args.cache:
+        from checker.cache import Cache
+
+        cache = Cache(args.cache)
+    progress = _Progress(stderr)
+    if progress.on and _color(args, stderr):
+        from checker.terminal import Progress
+
+        progress = Progress(stderr)
+    results = check_paths(args.paths, params, options, jobs=jobs, progress=progress, cache=cache)
     for r in results:
         if r.error is not None:
             stderr.write(r.error + "\n")
@@ -178,11 +226,93 @@ def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
             from checker import ci_formats
 
             stdout.write(getattr(ci_formats, args.format)(json_doc(results, timing=timing)))
+        elif _color(args, stdout):
+            from checker import terminal
+
+            terminal.text(results, stdout, quiet=args.quiet, timing=timing)
         else:
             text(results, stdout, quiet=args.quiet, timing=timing)
     except BrokenPipeError:  # e.g. `sigproof check ... | head`: the exit status still tells
         pass
+    _write_files(args, results, options, timing)
     return exit_status(results)
+
+
+def _color(args, stream) -> bool:
+    from checker.terminal import use_color
+
+    return use_color(args.color, stream, os.environ)
+
+
+def _open_output(path: str, what: str):
+    try:
+        return open(path, "w", encoding="utf-8")
+    except OSError as e:
+        raise UsageError(f"{what} {path}: cannot write: {e.strerror}") from None
+
+
+def _write_files(args, results, options, timing: bool) -> None:
+    if args.certificate:
+        from checker import certificate
+
+        with _open_output(args.certificate, "--certificate") as out:
+            certificate.write(results, options, out)
+    if args.html:
+        from checker import html
+
+        with _open_output(args.html, "--html") as out:
+            html.write(results, out, timing=timing)
+
+
+def _replay(args, stdout: IO[str], stderr: IO[str]) -> int:
+    from checker.replay import ReplayError, load_violation, replay
+
+    path = spec_files(args.paths)[0]
+    try:
+        violation, params = load_violation(args.trace, args.property, path.as_posix())
+    except ReplayError as e:
+        raise UsageError(str(e)) from None
+    try:
+        program = compile_spec(parse(read_spec(path), path.as_posix()), {**params, **_defines(args.defines)})
+    except SpecErrors as e:
+        stderr.write(e.render() + "\n")
+        return EXIT_ERROR
+    interactive = hasattr(sys.stdin, "isatty") and sys.stdin.isatty() and stdout is sys.stdout
+
+    def pause(n: int) -> bool:
+        stdout.write("  [Enter: next step, q: stop] ")
+        stdout.flush()
+        try:
+            return input().strip().lower() != "q"
+        except EOFError:
+            return False
+
+    try:
+        mismatch = replay(program, violation, stdout, atomic_waits=args.tensor_wait == "atomic",
+                          pause=pause if interactive else None)
+    except ReplayError as e:
+        raise UsageError(f"{args.trace}: {e}") from None
+    if mismatch is not None:
+        stderr.write(f"sigproof: the trace does not replay: step {mismatch.step}: {mismatch.message}\n")
+        return EXIT_FAIL
+    return EXIT_OK
+
+
+def _verify_certificate(args, stdout: IO[str], stderr: IO[str]) -> int:
+    from checker import certificate
+
+    try:
+        doc = certificate.load(args.certificate)
+        problems = certificate.verify(doc)
+    except certificate.CertificateError as e:
+        raise UsageError(str(e)) from None
+    if problems:
+        stdout.write(f"{args.certificate}: does NOT reproduce:\n")
+        for p in problems:
+            stdout.write(f"  {p}\n")
+        return EXIT_FAIL
+    stdout.write(f"{args.certificate}: verified: {len(doc['checks'])} check(s) reproduce exactly\n")
+    return EXIT_OK
 
 
 def _graph(args, stdout: IO[str], stderr: IO[str]) -> int:

@@ -36,6 +36,8 @@ def text(results: list[Result], out: IO[str], *, quiet: bool = False, timing: bo
             continue
         params = f" [{_params(r)}]" if r.params else ""
         out.write(f"{r.spec}{params}: {_LABEL[r.status]}: {_verdict(r)}\n")
+        if r.cached:
+            out.write("  (from the cache)\n")
         if r.stop:
             out.write(f"  stopped early: {r.stop.detail}\n")
         if not quiet:
@@ -127,4 +129,6 @@ def _result(r: Result, timing: bool) -> dict:
     if r.stop:
         doc["stopped"] = r.stop.detail
         doc["stop_reason"] = r.stop.reason
+    if r.cached:
+        doc["cached"] = True
     return doc

@@ -245,6 +245,7 @@ class Stats:
     transitions: int
     seconds: float
     peak_mib: float = 0.0
+    state_digest: str | None = None  # order-independent digest of the explored states (Options.state_digest)
 
 
 @dataclass
@@ -256,6 +257,7 @@ class Result:
     stats: Stats = field(default_factory=lambda: Stats(0, 0, 0.0))
     stop: Stop | None = None  # the verdict is then inconclusive (or fail, for fail_fast)
     error: str | None = None  # a spec or usage error (rendered): nothing was checked
+    cached: bool = False  # loaded from a result cache (checker/cache.py), not explored in this run
 
     @property
     def violated(self) -> list[str]:

@@ -1,0 +1,120 @@
+"""Certificates of what a check proved: `certificate` writes one, `verify` re-runs it.
+
+A certificate names each spec by path and sha256, with its params, the options and sigproof
+version, and what the check found: status, violated and expected properties, the state and
+transition counts and an order-independent digest of the explored states. A seal (sha256 of
+the rest) catches an edited file; re-running the checks catches everything else. Paths are
+as sigproof was given them: verify from the same folder.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from pathlib import Path
+from typing import IO
+
+from checker.cache import code_digest, key_options, version
+from checker.check import Options, check_program, read_spec
+from checker.result import Result
+from model import SpecErrors, compile_spec, parse
+
+FORMAT = 1
+COMPARED = ("status", "violated", "expected", "stop_reason", "states", "transitions", "state_digest", "error")
+
+
+class CertificateError(Exception):
+    """A file that is not a certificate sigproof can verify (exit status 2)."""
+
+
+def _sha256_file(path: str) -> str | None:
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def entry(result: Result, sha256: str | None) -> dict:
+    return {"spec": result.spec, "sha256": sha256, "params": dict(result.params), "status": result.status,
+            "violated": result.violated, "expected": list(result.expected),
+            "stop_reason": result.stop.reason if result.stop else None, "states": result.stats.states,
+            "transitions": result.stats.transitions, "state_digest": result.stats.state_digest,
+            "error": result.error}
+
+
+def _seal(doc: dict) -> str:
+    body = {k: v for k, v in doc.items() if k != "seal"}
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+
+
+def certificate(results: list[Result], options: Options) -> dict:
+    doc = {"sigproof_certificate": FORMAT, "version": version(), "checker_digest": code_digest(),
+           "options": key_options(options), "checks": [entry(r, _sha256_file(r.spec)) for r in results]}
+    doc["seal"] = _seal(doc)
+    return doc
+
+
+def write(results: list[Result], options: Options, out: IO[str]) -> None:
+    json.dump(certificate(results, options), out, indent=2, sort_keys=True)
+    out.write("\n")
+
+
+def load(path: str) -> dict:
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise CertificateError(f"{path}: cannot read: {e.strerror}") from None
+    except (ValueError, UnicodeDecodeError):
+        raise CertificateError(f"{path}: not a JSON file") from None
+    if not isinstance(doc, dict) or doc.get("sigproof_certificate") != FORMAT:
+        raise CertificateError(f"{path}: not a sigproof certificate (format {FORMAT})")
+    if not isinstance(doc.get("checks"), list) or not isinstance(doc.get("options"), dict):
+        raise CertificateError(f"{path}: the certificate has no checks or options")
+    return doc
+
+
+def _options(doc: dict) -> Options:
+    known = {f.name for f in dataclasses.fields(Options)}
+    unknown = sorted(set(doc["options"]) - known)
+    if unknown:
+        raise CertificateError(f"the certificate uses options this sigproof does not have: {', '.join(unknown)}")
+    return Options(**{**doc["options"], "state_digest": True})
+
+
+def recheck(item: dict, options: Options) -> dict:
+    """The entry that checking `item`'s spec and params again gives."""
+    name = item.get("spec")
+    if not isinstance(name, str) or not isinstance(item.get("params"), dict):
+        raise CertificateError("a check in the certificate has no spec path or params")
+    params = dict(item["params"])
+    try:
+        source = read_spec(Path(name))
+        program = compile_spec(parse(source, name), params)
+    except SpecErrors as e:
+        return entry(Result(name, params, error=e.render()), _sha256_file(name))
+    return entry(check_program(program, name, options), _sha256_file(name))
+
+
+def verify(doc: dict) -> list[str]:
+    """What differs between the certificate and a fresh run (empty: it reproduces exactly)."""
+    problems = []
+    if doc.get("seal") != _seal(doc):
+        problems.append("the seal does not match the contents: the certificate was edited after it was written")
+    if doc.get("version") != version():
+        problems.append(f"version: the certificate says {doc.get('version')}, this is sigproof {version()}")
+    options = _options(doc)
+    for item in doc["checks"]:
+        if not isinstance(item, dict):
+            raise CertificateError("a check in the certificate is not an object")
+        fresh = recheck(item, options)
+        params = " ".join(f"{k}={v}" for k, v in item["params"].items())
+        where = f"{item['spec']}" + (f" [{params}]" if params else "")
+        if item.get("sha256") != fresh["sha256"]:
+            problems.append(f"{where}: the spec file changed (sha256 {item.get('sha256')} in the certificate, "
+                            f"{fresh['sha256']} now)")
+        for k in COMPARED:
+            if item.get(k) != fresh[k]:
+                problems.append(f"{where}: {k}: the certificate says {json.dumps(item.get(k))}, "
+                                f"the check gives {json.dumps(fresh[k])}")
+    return problems

@@ -1,0 +1,110 @@
+"""Replay a counterexample on the model, step by step: `sigproof replay SPEC TRACE.json`.
+
+TRACE.json is the JSON output of `sigproof check --format json` (the violation is picked by
+property, the first one by default), one result of it, or one violation of it. Each step is
+taken again with model.System: the named process must be able to move, at the recorded
+statement, with the recorded effects; the signal values after it are printed. Entry points:
+`load_violation`, `replay`. Known limitation: the JSON does not record `--tensor-wait`, so a
+trace of an atomic-wait run replays only with `--tensor-wait atomic` given again.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Callable
+
+from checker.trace import trace_of
+from model import System
+
+MAX_SHOWN = 32  # elements shown after each step; past that only those that differ from their initial value
+
+
+class ReplayError(Exception):
+    """A file that holds no trace to replay (a usage error)."""
+
+
+@dataclass
+class Mismatch:
+    step: int
+    message: str
+
+
+def load_violation(path: str, prop: str | None, spec: str | None = None) -> tuple[dict, dict]:
+    """(the violation, the params of its result) from a JSON file."""
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise ReplayError(f"{path}: cannot read: {e.strerror}") from None
+    except (ValueError, UnicodeDecodeError):
+        raise ReplayError(f"{path}: not a JSON file") from None
+    if isinstance(doc, dict) and "trace" in doc:
+        if prop is not None and doc.get("property") != prop:
+            raise ReplayError(f"{path}: the violation is {doc.get('property')}, not {prop}")
+        return doc, {}
+    results = doc.get("results") if isinstance(doc, dict) and "results" in doc else [doc]
+    if not isinstance(results, list):
+        raise ReplayError(f"{path}: not the JSON output of sigproof check")
+    candidates = []
+    for r in results:
+        if not isinstance(r, dict) or not isinstance(r.get("violations"), list):
+            raise ReplayError(f"{path}: not the JSON output of sigproof check")
+        if spec is not None and len(results) > 1 and r.get("spec") != spec:
+            continue
+        for v in r["violations"]:
+            if isinstance(v, dict) and (prop is None or v.get("property") == prop):
+                candidates.append((v, r.get("params") or {}))
+    if not candidates:
+        what = f"no {prop} violation" if prop else "no violation"
+        raise ReplayError(f"{path}: {what} to replay" + (f" for {spec}" if spec and len(results) > 1 else ""))
+    return candidates[0]
+
+
+def _values(system: System, state) -> str:
+    init = system.init_values
+    positions = range(len(init))
+    if len(init) > MAX_SHOWN:
+        positions = [p for p in positions if system.value(state, p) != init[p]]
+        if not positions:
+            return "(every element at its initial value)"
+    return ", ".join(f"{system.element(p).name} = {system.value(state, p)}" for p in positions)
+
+
+def replay(program, violation: dict, out: IO[str], *, atomic_waits: bool = False,
+           pause: Callable[[int], bool] | None = None) -> Mismatch | None:
+    """Take the violation's steps again, printing each with the signal values after it; the first
+    step that does not match, or None. `pause(n)` runs after step n; False stops the replay."""
+    steps = violation.get("trace")
+    if not isinstance(steps, list):
+        raise ReplayError("the violation has no trace")
+    system = System(program, atomic_waits=atomic_waits)
+    state, _ = system.initial()
+    out.write(f"replaying {violation.get('property', 'a')} counterexample: {len(steps)} step(s)\n")
+    out.write(f"  initial: {_values(system, state)}\n")
+    for n, want in enumerate(steps, 1):
+        if not isinstance(want, dict) or not isinstance(want.get("process"), str):
+            raise ReplayError(f"step {n} of the trace is not a step record")
+        moves = [s for s in system.successors(state) if system.process_name(s.process) == want["process"]]
+        if not moves:
+            return Mismatch(n, f"{want['process']} cannot take a step here (the trace says "
+                               f"{want.get('statement')} at {want.get('location')})")
+        step = moves[0]
+        (got,) = trace_of(system, [step])
+        for what, mine in (("location", got.location), ("statement", got.statement),
+                           ("effects", [e.text for e in got.effects])):
+            if what in want and want[what] != mine:
+                return Mismatch(n, f"{want['process']}: the trace says {what} {json.dumps(want[what])}, "
+                                   f"the model gives {json.dumps(mine)}")
+        state = step.next
+        out.write(f"  {n}. {got.process}  {got.location}  {got.statement}\n")
+        for e in got.effects:
+            out.write(f"       {e.text}\n")
+        out.write(f"     signals: {_values(system, state)}\n")
+        if pause is not None and not pause(n):
+            out.write("  (stopped)\n")
+            return None
+    for line in violation.get("situation") or []:
+        out.write(f"  at the end: {line}\n")
+    out.write(f"replayed all {len(steps)} step(s)\n")
+    return None

@@ -41,6 +41,7 @@ class Options:
     clean_exit: bool = False  # --check clean_exit
     fail_fast: bool = False  # stop at the first violation that is not expected
     memory_model: str = "pto"  # "pto" | "sc": whether a TNOTIFY orders unfenced data writes before it
+    set_granularity: str = "word"  # "word" | "line": a Set as one store, or as a cache-line read + write-back
     state_digest: bool = False  # record Stats.state_digest (for certificates; does not affect the verdict)
 
 
@@ -48,7 +49,8 @@ def check_program(program: Program, spec: str, options: Options = Options(), pro
     """Explore and judge one program; `stats.seconds` and `--timeout` cover both."""
     start = time.monotonic()
     deadline = start + options.timeout if options.timeout is not None else None
-    system = System(program, atomic_waits=options.atomic_waits, memory_model=options.memory_model)
+    system = System(program, atomic_waits=options.atomic_waits, memory_model=options.memory_model,
+                    set_granularity=options.set_granularity)
     monitor = Monitor(system, expected=program.expects, clean_exit=program.clean_exit or options.clean_exit,
                       fail_fast=options.fail_fast)
     ex = explore(system, monitor, order=options.order, max_states=options.max_states, deadline=deadline,

@@ -57,6 +57,9 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--memory-model", choices=("pto", "sc"), default="pto",
                    help="pto (default): a TNOTIFY orders earlier data writes only after a fence, an async "
                         "transfer only after WAIT_EVENT; sc: program order always orders")
+    c.add_argument("--set-granularity", choices=("word", "line"), default="word",
+                   help="word (default): a Set is one store; line: a Set reads its 64-byte line and writes it "
+                        "back, erasing other writes to the line in between (a lost_notification)")
     c.add_argument("-q", "--quiet", action="store_true", help="only the verdict and summary lines")
     c.add_argument("--no-timing", action="store_true", help="leave elapsed times out (byte-stable output)")
     c.add_argument("--cache", metavar="DIR", help="reuse the results of unchanged checks stored in DIR, store new ones")
@@ -202,6 +205,7 @@ def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
                       max_memory=args.max_memory * 2**20 if args.max_memory else None,
                       atomic_waits=args.tensor_wait == "atomic", clean_exit="clean_exit" in args.check,
                       fail_fast=args.fail_fast, memory_model=args.memory_model,
+                      set_granularity=args.set_granularity,
                       state_digest=args.certificate is not None)
     jobs = args.jobs or os.cpu_count() or 1
     cache = None

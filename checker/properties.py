@@ -26,7 +26,7 @@ from checker.result import DirtyElement, Stop, StuckProcess, Violation
 from checker.trace import element_ref, process_ref, steps_to, trace_of
 from model import ir
 from model.analysis import TOP
-from model.system import DataRace, Fault
+from model.system import DataRace, Fault, Overwrite
 
 INT32 = ((-(2**31), 2**31 - 1),)
 
@@ -79,7 +79,7 @@ class Monitor:
                 stop |= self._first(Finding(ev.kind, src, step.label, ev))
             elif isinstance(ev, DataRace):
                 stop |= self._first(Finding("data_race", src, step.label, ev))
-            elif "lost_notification" not in self.found:
+            elif isinstance(ev, Overwrite) and "lost_notification" not in self.found:
                 loss = self._loss(state, ev)
                 if loss is not None:
                     stop |= self._first(Finding("lost_notification", src, step.label, loss))
@@ -95,6 +95,8 @@ class Monitor:
 
     def _loss(self, state, ev) -> Loss | None:
         """The first reader for which the overwrite `ev` loses its notification, if any."""
+        if ev.clobber:  # an unread notification erased by a stale cache line: lost whatever the waits
+            return Loss(ev, ev.readers[0], None, None, None) if ev.readers else None
         for reader in ev.readers:
             for cmp, values, span in self.system.future_reads(state, reader, ev.position):
                 intervals = INT32 if values is TOP else solver.as_intervals(
@@ -163,6 +165,12 @@ class Monitor:
                 break
         name = system.element(ev.position).name
         by = f" by TNOTIFY at {writer.location} ({writer.process})" if writer else ""
+        if ev.clobber:
+            message = (f"cache-line clobber: {trace[-1].process} at {ev.span} wrote back its stale copy of the line "
+                       f"that holds {name}, replacing {ev.old} with {ev.new}, but {ev.old} was written{by} and not "
+                       f"read yet by {system.reader_process(loss.reader)} (a Set to a cell that shares a 64-byte "
+                       f"line with cells other agents write; pad each Set slot to its own line)")
+            return Violation("lost_notification", message, trace, span=ev.span)
         message = (f"{trace[-1].process} at {ev.span} replaced {name} = {ev.old} with {ev.new}, but {ev.old} was "
                    f"written{by} and not read yet by {system.reader_process(loss.reader)}; the wait at "
                    f"{loss.wait_span} ({loss.cmp} {loss.operand}) would be satisfied by {ev.old} but not by "

@@ -103,11 +103,27 @@ class Overwrote:
     old: int
     new: int
     readers: tuple[str, ...]
+    clobber: bool = False  # by the stale write-back of a cache line
     kind = "overwrite"
 
     @property
     def text(self) -> str:
-        return f"overwrites the unread value {self.old} of {self.element.name} (not read by {', '.join(self.readers)})"
+        how = "cache-line clobber; " if self.clobber else ""
+        return (f"overwrites the unread value {self.old} of {self.element.name} ({how}not read by "
+                f"{', '.join(self.readers)})")
+
+
+@dataclass(frozen=True)
+class LineCached:
+    """The first half of a Set at line granularity: the writer reads the line into its cache."""
+
+    first: ElementRef
+    last: ElementRef
+    kind = "line"
+
+    @property
+    def text(self) -> str:
+        return f"reads the cache line {self.first.name} .. {self.last.name} into its cache"
 
 
 @dataclass(frozen=True)
@@ -151,7 +167,7 @@ class Raced:
         return f"data race on {self.element.name} with the earlier {self.other_access} by {self.other}"
 
 
-Effect = Write | Read | Started | Joined | BarrierPassed | Overwrote | Faulted | DataAccess | Raced
+Effect = Write | Read | Started | Joined | BarrierPassed | Overwrote | LineCached | Faulted | DataAccess | Raced
 
 
 @dataclass(frozen=True)

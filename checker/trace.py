@@ -5,10 +5,10 @@ did), and rendered as result records. Entry points: `steps_to`, `trace_of`."""
 from __future__ import annotations
 
 from checker.explore import Exploration
-from checker.result import (BarrierPassed, DataAccess, ElementRef, Faulted, Joined, Overwrote, ProcessRef, Raced,
-                            Read, Started, TraceStep, Write)
+from checker.result import (BarrierPassed, DataAccess, ElementRef, Faulted, Joined, LineCached, Overwrote,
+                            ProcessRef, Raced, Read, Started, TraceStep, Write)
 from model import ir
-from model.system import DataRace, Fault, Overwrite
+from model.system import DataRace, Fault, LineRead, Overwrite
 
 
 def path_to(ex: Exploration, target: int) -> list[int]:
@@ -77,7 +77,9 @@ def _trace_step(system, n: int, step) -> TraceStep:
             effects.append(Raced(data_ref(system, ev.first.position), other, ev.first.kind))
         elif isinstance(ev, Overwrite):
             readers = tuple(system.reader_process(r) for r in ev.readers)
-            effects.append(Overwrote(element_ref(system, ev.position), ev.old, ev.new, readers))
+            effects.append(Overwrote(element_ref(system, ev.position), ev.old, ev.new, readers, ev.clobber))
+        elif isinstance(ev, LineRead):
+            effects.append(LineCached(element_ref(system, ev.first), element_ref(system, ev.last)))
         elif isinstance(ev, Fault):
             effects.append(Faulted(ev.kind, system.process_name(ev.process), ev.message, ev.span))
     return TraceStep(n, process_ref(system, step.process), ins.span, ins.text, tuple(effects))

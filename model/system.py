@@ -37,6 +37,7 @@ from model.hb import COMPLETE, Access, Clocks
 BARRIER = -1
 HOST = -1  # the `block` of a host reader
 LOCAL_STEP_LIMIT = 1_000_000
+LINE = 16  # int32 elements in a 64-byte cache line
 _CYCLE_CHECK_AFTER = 10_000
 INT32_MIN, INT32_MAX = ir.INT32_MIN, ir.INT32_MAX
 
@@ -83,6 +84,14 @@ class Overwrite(NamedTuple):
     new: int
     readers: tuple  # Readers the replaced notification was meant for that had not read it
     span: Span
+    clobber: bool = False  # erased by the stale write-back of a cache line (--set-granularity line)
+
+
+class LineRead(NamedTuple):
+    """The first half of a Set at line granularity: the line is read into the writer's cache."""
+
+    first: int  # global positions of the line's first and last elements
+    last: int
 
 
 class DataRace(NamedTuple):
@@ -131,8 +140,9 @@ class Stuck(NamedTuple):
 
 class System:
     def __init__(self, program: ir.Program, atomic_waits: bool = False, keep_dead_locals: bool = False,
-                 memory_model: str = "pto"):
+                 memory_model: str = "pto", set_granularity: str = "word"):
         self.program = program
+        self.lines = set_granularity == "line"  # a Set reads its line, then writes the whole line back
         self.atomic_waits = atomic_waits
         self.memory_model = memory_model
         self.keep_dead_locals = keep_dead_locals  # for tests: states keep every local
@@ -271,7 +281,12 @@ class System:
             for ins, fp in zip(self.analysis.codes[kind].instrs, self.analysis.footprints(kind, r, b)):
                 if isinstance(ins, (ir.Notify, ir.Store, ir.FetchAdd, ir.Cas)):
                     notified |= fp.writes
-        mask = totals.sets & notified & totals.reads
+        sets = totals.sets
+        if self.lines:  # a Set writes back its whole line
+            for pos in [p for p in range(sets.bit_length()) if (sets >> p) & 1]:
+                first, last = self._line(pos)
+                sets |= ((1 << (last - first + 1)) - 1) << first
+        mask = sets & notified & totals.reads
         positions = [p for p in range(mask.bit_length()) if (mask >> p) & 1]
         self.ghost_positions = tuple(positions)
         self.G = len(positions)
@@ -466,7 +481,7 @@ class System:
     def _step(self, state, i, p, alt: int = 0) -> Step | None:
         """The step of process i (at entry p) or None when it is blocked; `alt` 1 takes the
         other outcome of a TEST_EVENT whose transfer may not have completed."""
-        pc, idx, L = p
+        pc, idx, L = p[0], p[1], p[2]
         is_host = i < self.R
         op = self._ops[is_host][pc]
         k = op[0]
@@ -550,8 +565,19 @@ class System:
     def _writer_launch(self, i: int, launches: tuple) -> int:
         return launches[i] if i < self.R else launches[self.rank_of(i)] - 1
 
+    def _line(self, pos: int) -> tuple[int, int]:
+        """The first and last global positions of the cache line that holds `pos`."""
+        rank, off = divmod(pos, self.E)
+        sig = self.program.signals[bisect.bisect_right(self._sig_offsets, off) - 1]
+        flat = off - sig.offset
+        start = flat - flat % LINE
+        base = rank * self.E + sig.offset
+        return base + start, base + min(start + LINE, sig.size) - 1
+
     def _notify(self, state, i, instr, op, pc, L, ctx) -> Step:
         procs, sig, ghost, launches, _ = state
+        if self.lines and op[3]:
+            return self._line_set(state, i, instr, op, pc, L, ctx)
         rank, offs, value = self._operands(i, pc, op, L, ctx)
         if rank is None:
             rank = self.rank_of(i)
@@ -573,6 +599,47 @@ class System:
         hb = self.clocks.release(state.hb, i, pos, extend=not is_set) if self.clocks else ()
         return self._finish(state, i, instr, entry, sig, ghost, launches, (), ((pos, old, new),),
                             events + local_events, hb)
+
+    def _line_set(self, state, i, instr, op, pc, L, ctx) -> Step:
+        """A Set at line granularity: one step reads the whole line into the writer's cache
+        (the entry keeps it), the next writes the line back with the one element changed, which
+        erases whatever another process wrote to the rest of the line in between."""
+        procs, sig, ghost, launches, hb = state
+        entry = procs[i]
+        rank, offs, value = self._operands(i, pc, op, L, ctx)
+        rank = self.rank_of(i) if rank is None else rank
+        pos = rank * self.E + instr.view.signal.offset + offs[0]
+        first, last = self._line(pos)
+        if len(entry) == 3:  # first half: read the line
+            if not INT32_MIN <= value <= INT32_MAX:
+                return self._finish(state, i, instr, None, sig, ghost, launches, (), (),
+                                    (Fault("error", i, instr.span, f"{instr.op} value {value} does not fit in int32"),))
+            cached = (pc, 0, L, sig[first: last + 1])
+            return self._finish(state, i, instr, cached, sig, ghost, launches, (), (), (LineRead(first, last),))
+        cached = entry[3]
+        values = list(sig)
+        writes, events = [], []
+        for q in range(first, last + 1):
+            new = value if q == pos else cached[q - first]
+            if q != pos and values[q] != new:
+                g = self._gidx.get(q) if self.G else None
+                if g is not None:
+                    if ghost[g]:
+                        events.append(Overwrite(q, values[q], new, self._readers(ghost[g], rank, launches),
+                                                instr.span, clobber=True))
+                    ghost = ghost[:g] + (0,) + ghost[g + 1:]
+            if q == pos or values[q] != new:
+                writes.append((q, values[q], new))
+            values[q] = new
+        old = sig[pos]
+        new_sig = tuple(values)
+        new_sig = self._signals.setdefault(new_sig, new_sig)
+        entry, local_events = self._continue(i, pc, L, ctx)
+        ghost, notified = self._notified(state, i, entry, ghost, pos, old, value, True, instr.span)
+        if self.clocks:
+            hb = self.clocks.release(hb, i, pos, extend=False)
+        return self._finish(state, i, instr, entry, new_sig, ghost, launches, (), tuple(writes),
+                            tuple(events) + notified + local_events, hb)
 
     def _notified(self, state, i, entry, ghost, pos, old, new, replaces: bool, span) -> tuple[tuple, tuple]:
         """The ghost after process i (then at `entry`) notified element `pos` (a Set-like write
@@ -849,7 +916,7 @@ class System:
         for i, p in enumerate(procs):
             if p is None:
                 continue
-            pc, idx, L = p
+            pc, idx, L = p[0], p[1], p[2]
             instr = self.code_of(i).instrs[pc]
             if idx < 0:
                 out.append(Stuck(i, instr, "spin", None, None, (), (), None))

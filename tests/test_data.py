@@ -184,3 +184,27 @@ def test_data_race_agrees_with_brute_force_pto(text):
 @given(data_specs())
 def test_data_race_agrees_with_brute_force_sc(text):
     _agree(text, "sc")
+
+
+# ---------------------------------------------------------------- --set-granularity line
+
+
+def test_packed_set_slots_lose_a_notification_at_line_granularity_only():
+    packed = (ROOT / "specs" / "packed_set_slots.sig").read_text()
+    padded = (ROOT / "specs" / "padded_set_slots.sig").read_text()
+    assert violated(packed) == set() and violated(padded) == set()
+    r = check_text(packed, set_granularity="line")
+    assert set(r.violated) == {"lost_notification", "deadlock"}
+    lost = next(v for v in r.violations if v.property == "lost_notification")
+    assert "cache-line clobber" in lost.message and "slot[" in lost.message
+    assert violated(padded, set_granularity="line") == set()
+    # AtomicAdd stays word-atomic: the same packed slots counted with AtomicAdd lose nothing
+    assert violated(packed.replace("1, Set)", "1, AtomicAdd)"), set_granularity="line") == set()
+
+
+def test_a_set_at_line_granularity_is_two_steps():
+    r = check_text("ranks 1; signal f; kernel { TNOTIFY(f, 1, Set); TWAIT(f, 2, EQ); }", set_granularity="line")
+    (v,) = r.violations
+    statements = [s.statement for s in v.trace]
+    assert statements.count("TNOTIFY(f, 1, Set)") == 2
+    assert v.trace[1].effects[0].text.startswith("reads the cache line f@0 .. f@0")

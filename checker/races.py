@@ -3,7 +3,8 @@ missing and how to fix it, read off the counterexample's step records. Entry: `r
 
 from __future__ import annotations
 
-from checker.result import Violation
+from checker.result import AccessRef, RaceFacts, Violation
+from checker.trace import data_ref
 from model import ir
 
 _SIGNAL_WRITES = (ir.Notify, ir.Store, ir.FetchAdd, ir.Cas)
@@ -24,7 +25,11 @@ def race_violation(system, race, steps, trace) -> Violation:
     message = (f"data race on {element}: the {_VERB[race.first.kind]} by {a.process} at {a.location} "
                f"({a.statement}) and the {_VERB[race.second.kind]} by {b.process} at {b.location} ({b.statement}) "
                f"are not ordered by happens-before{meant}; {missing}" + (f". Fix: {hint}" if hint else ""))
-    return Violation("data_race", message, trace, span=race.span)
+    facts = RaceFacts(AccessRef(a.process, a.span, a.statement, race.first.kind, data_ref(system, race.first.position)),
+                      AccessRef(b.process, b.span, b.statement, race.second.kind,
+                                data_ref(system, race.second.position)),
+                      trace[expected] if expected is not None else None, missing, hint)
+    return Violation("data_race", message, trace, span=race.span, race=facts)
 
 
 def _expected_sync(steps, second) -> int | None:

@@ -105,6 +105,16 @@ def _data(x) -> object:
     return x
 
 
+def _race(f) -> dict:
+    def side(a):
+        return {"process": a.process, "span": _span(a.span), "statement": a.statement, "access": a.access,
+                **_data(a.element)}
+
+    sync = None if f.sync is None else {"process": f.sync.process, "span": _span(f.sync.span),
+                                        "statement": f.sync.statement}
+    return {"first": side(f.first), "second": side(f.second), "sync": sync, "missing": f.missing, "fix": f.fix}
+
+
 def _result(r: Result, timing: bool) -> dict:
     stats = {"states": r.stats.states, "transitions": r.stats.transitions,
              "seconds": round(r.stats.seconds, 3) if timing else None}
@@ -122,7 +132,8 @@ def _result(r: Result, timing: bool) -> dict:
                         "details": [_data(e) for e in s.effects]} for s in v.trace],
              "situation": [x.text for x in v.situation],
              "span": _span(v.span),
-             "situation_details": [_data(x) for x in v.situation]}
+             "situation_details": [_data(x) for x in v.situation],
+             **({"race": _race(v.race)} if v.race is not None else {})}
             for v in r.violations
         ],
     }

@@ -239,12 +239,33 @@ Situation = StuckProcess | DirtyElement
 
 
 @dataclass(frozen=True)
+class AccessRef:
+    """One side of a data race: who touched which data element where."""
+
+    process: str
+    span: Span
+    statement: str
+    access: str  # "read" | "write" | "atomic"
+    element: ElementRef
+
+
+@dataclass(frozen=True)
+class RaceFacts:
+    first: AccessRef
+    second: AccessRef
+    sync: TraceStep | None  # the synchronization that was meant to order them
+    missing: str
+    fix: str
+
+
+@dataclass(frozen=True)
 class Violation:
     property: str
     message: str
     trace: tuple[TraceStep, ...]
     situation: tuple[Situation, ...] = ()  # the final situation (stuck processes, dirty signals)
     span: Span | None = None  # the statement that blocks, erases or fails
+    race: RaceFacts | None = None  # data_race: both accesses, the meant synchronization, the diagnosis
 
 
 @dataclass(frozen=True)

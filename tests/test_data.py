@@ -208,3 +208,20 @@ def test_a_set_at_line_granularity_is_two_steps():
     statements = [s.statement for s in v.trace]
     assert statements.count("TNOTIFY(f, 1, Set)") == 2
     assert v.trace[1].effects[0].text.startswith("reads the cache line f@0 .. f@0")
+
+
+def test_race_report_is_structured_in_the_json(tmp_path):
+    import io
+    import json
+
+    from checker.cli import run
+
+    p = tmp_path / "r.sig"
+    p.write_text(producer(""))
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["check", str(p), "--format", "json"], out, err) == 1
+    race = json.loads(out.getvalue())["results"][0]["violations"][0]["race"]
+    assert (race["first"]["statement"], race["first"]["access"], race["first"]["element"]) == \
+        ("TPUT(d @ 1, d)", "write", "d[0]@1")
+    assert (race["second"]["statement"], race["second"]["access"]) == ("READ(d)", "read")
+    assert race["sync"]["statement"] == "TWAIT(f, 1, GE)" and "no fence" in race["missing"] and race["fix"]

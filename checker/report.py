@@ -19,7 +19,8 @@ def _params(result: Result) -> str:
     return " ".join(f"{k}={v}" for k, v in result.params.items())
 
 
-def _verdict(result: Result) -> str:
+def verdict(result: Result) -> str:
+    """The verdict part of a result's first line: `deadlock (expected ok)`, `ok so far ...`."""
     got = ", ".join(result.violated) or "ok"
     want = ", ".join(result.expected) or "ok"
     if result.status == "pass":
@@ -35,7 +36,7 @@ def text(results: list[Result], out: IO[str], *, quiet: bool = False, timing: bo
         if r.error is not None:
             continue
         params = f" [{_params(r)}]" if r.params else ""
-        out.write(f"{r.spec}{params}: {_LABEL[r.status]}: {_verdict(r)}\n")
+        out.write(f"{r.spec}{params}: {_LABEL[r.status]}: {verdict(r)}\n")
         if r.cached:
             out.write("  (from the cache)\n")
         if r.stop:

@@ -16,6 +16,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from checker.report import verdict
 from checker.result import Result, StuckProcess, Violation
 
 _STYLE = {"pass": "bold green", "fail": "bold red", "inconclusive": "bold yellow"}
@@ -39,16 +40,6 @@ def console(out: IO[str]) -> Console:
                    emoji=False, soft_wrap=False)
 
 
-def _verdict(r: Result) -> str:
-    got = ", ".join(r.violated) or "ok"
-    want = ", ".join(r.expected) or "ok"
-    if r.status == "pass":
-        return got
-    if r.status == "inconclusive":
-        return f"{got} so far (expected {want})"
-    return f"{got} (expected {want})"
-
-
 def text(results: list[Result], out: IO[str], *, quiet: bool = False, timing: bool = True) -> None:
     c = console(out)
     sources: dict[str, list[str] | None] = {}
@@ -57,7 +48,7 @@ def text(results: list[Result], out: IO[str], *, quiet: bool = False, timing: bo
             continue
         params = f" [{' '.join(f'{k}={v}' for k, v in r.params.items())}]" if r.params else ""
         line = Text.assemble((f"{r.spec}{params}", "bold"), ": ", (_LABEL[r.status], _STYLE[r.status]),
-                             ": ", _verdict(r))
+                             ": ", verdict(r))
         c.print(line)
         if r.cached:
             c.print("  (from the cache)", style="dim")

@@ -62,7 +62,7 @@ def check_program(program: Program, spec: str, options: Options = Options(), pro
     digest = states_digest(ex.states) if options.state_digest else None
     stats = Stats(len(ex.states), ex.transitions, time.monotonic() - start, ex.peak_bytes / 2**20, digest)
     return Result(spec=spec, params=dict(program.params), violations=violations, expected=program.expects,
-                  stats=stats, stop=stop)
+                  stats=stats, stop=stop, warnings=program.warnings)
 
 
 def states_digest(states: Iterable) -> str:

@@ -140,11 +140,12 @@ def _sweeps(items: list[str]) -> list[tuple[str, list[int]]]:
 
 
 class _Progress:
-    """States explored and states/s on stderr, for runs longer than two seconds, on a terminal."""
+    """States explored and states/s on stderr, for runs longer than two seconds, on a terminal
+    (or wherever SIGPROOF_PROGRESS=1 asks for it, e.g. a CI log)."""
 
     def __init__(self, stream: IO[str]):
         self.stream = stream
-        self.on = hasattr(stream, "isatty") and stream.isatty()
+        self.on = (hasattr(stream, "isatty") and stream.isatty()) or os.environ.get("SIGPROOF_PROGRESS") == "1"
         self.last = 0.0
         self.shown = False
 
@@ -219,9 +220,14 @@ def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
 
         progress = Progress(stderr)
     results = check_paths(args.paths, params, options, jobs=jobs, progress=progress, cache=cache)
+    seen = set()
     for r in results:
         if r.error is not None:
             stderr.write(r.error + "\n")
+        for w in r.warnings:
+            if w not in seen:  # once per spec, not once per swept value
+                seen.add(w)
+                stderr.write(w + "\n")
     timing = not args.no_timing
     try:
         if args.format == "json":

@@ -138,6 +138,8 @@ def _result(r: Result, timing: bool) -> dict:
             for v in r.violations
         ],
     }
+    if r.warnings:
+        doc["warnings"] = list(r.warnings)
     if r.stop:
         doc["stopped"] = r.stop.detail
         doc["stop_reason"] = r.stop.reason

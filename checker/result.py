@@ -127,6 +127,18 @@ class LineCached:
 
 
 @dataclass(frozen=True)
+class Returned:
+    """The step ended its process (it returned or reached the end of its code)."""
+
+    process: str
+    kind = "return"
+
+    @property
+    def text(self) -> str:
+        return f"{self.process} returns"
+
+
+@dataclass(frozen=True)
 class Faulted:
     property: str  # "assertion" | "error" | "overflow"
     process: str
@@ -167,7 +179,8 @@ class Raced:
         return f"data race on {self.element.name} with the earlier {self.other_access} by {self.other}"
 
 
-Effect = Write | Read | Started | Joined | BarrierPassed | Overwrote | LineCached | Faulted | DataAccess | Raced
+Effect = (Write | Read | Started | Joined | BarrierPassed | Overwrote | LineCached | Faulted | DataAccess | Raced
+          | Returned)
 
 
 @dataclass(frozen=True)
@@ -294,6 +307,7 @@ class Result:
     stats: Stats = field(default_factory=lambda: Stats(0, 0, 0.0))
     stop: Stop | None = None  # the verdict is then inconclusive (or fail, for fail_fast)
     error: str | None = None  # a spec or usage error (rendered): nothing was checked
+    warnings: tuple[str, ...] = ()  # rendered spec warnings (the CLI writes them to standard error)
     cached: bool = False  # loaded from a result cache (checker/cache.py), not explored in this run
 
     @property

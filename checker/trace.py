@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from checker.explore import Exploration
 from checker.result import (BarrierPassed, DataAccess, ElementRef, Faulted, Joined, LineCached, Overwrote,
-                            ProcessRef, Raced, Read, Started, TraceStep, Write)
+                            ProcessRef, Raced, Read, Returned, Started, TraceStep, Write)
 from model import ir
 from model.system import DataRace, Fault, LineRead, Overwrite
 
@@ -82,4 +82,7 @@ def _trace_step(system, n: int, step) -> TraceStep:
             effects.append(LineCached(element_ref(system, ev.first), element_ref(system, ev.last)))
         elif isinstance(ev, Fault):
             effects.append(Faulted(ev.kind, system.process_name(ev.process), ev.message, ev.span))
+    faulted = any(isinstance(ev, Fault) and ev.process == step.process for ev in step.events)
+    if step.process >= 0 and not faulted and not system.running(step.next, step.process):
+        effects.append(Returned(system.process_name(step.process)))
     return TraceStep(n, process_ref(system, step.process), ins.span, ins.text, tuple(effects))

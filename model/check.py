@@ -62,6 +62,7 @@ class CheckedSpec:
     buffers: tuple[ir.SignalInfo, ...] = ()
     data_per_rank: int = 0
     events: int = 0
+    warnings: tuple[str, ...] = ()  # rendered `file:line:col: warning: ...` lines
 
 
 def check_spec(spec: S.Spec, overrides: dict[str, int] | None = None) -> CheckedSpec:
@@ -133,6 +134,7 @@ class _Checker:
         self.signals: dict[str, ir.SignalInfo] = {}
         self.buffers: dict[str, ir.SignalInfo] = {}
         self.nevents = 0
+        self.used: set[str] = set()  # params and consts that some expression reads
         self.uses_launch_id = False
 
     def error(self, message: str, span: Span | None) -> None:
@@ -229,6 +231,9 @@ class _Checker:
         host = self.body(host_decl.body if host_decl else None, kernel=False)
         if self.errors:
             raise self.fail()
+        unused = [d for d in params if declared.get(d.name) == d.span and d.name not in self.used]
+        warnings = tuple(f"{d.span}: warning: param '{d.name}' is never used (a launch count whose host block "
+                         f"was forgotten?)" for d in unused)
         stem = self.file.replace("\\", "/").rsplit("/", 1)[-1]
         name = singles["protocol"].name if "protocol" in singles else stem.rsplit(".", 1)[0]
         return CheckedSpec(
@@ -238,7 +243,7 @@ class _Checker:
             clean_exit="clean_exit" in checks,
             expects=tuple(sorted(expects)) if expects != ["ok"] else (), uses_launch_id=self.uses_launch_id,
             buffers=tuple(sorted(self.buffers.values(), key=lambda s: s.offset)), data_per_rank=data,
-            events=self.nevents)
+            events=self.nevents, warnings=warnings)
 
     def const_eval(self, e: S.Expr) -> int | None:
         scope = _Scope(builtins=(), consts=self.consts)
@@ -678,6 +683,7 @@ class _Checker:
 
         def resolve(n: S.Name) -> ir.Expr | None:
             if n.id in scope.consts:
+                self.used.add(n.id)
                 return ir.Const(scope.consts[n.id], n.span)
             slot = None if const_only else scope.lookup(n.id)
             if slot is not None and slot in scope.events:

@@ -28,7 +28,7 @@ def lower(spec: CheckedSpec) -> ir.Program:
         name=spec.name, file=spec.file, source=spec.source, params=spec.params, nranks=spec.nranks,
         nblocks=spec.nblocks, signals=spec.signals, elems_per_rank=spec.elems_per_rank, kernel=kernel, host=host,
         clean_exit=spec.clean_exit, expects=spec.expects, uses_launch_id=spec.uses_launch_id,
-        buffers=spec.buffers, data_per_rank=spec.data_per_rank, events=spec.events)
+        buffers=spec.buffers, data_per_rank=spec.data_per_rank, events=spec.events, warnings=spec.warnings)
 
 
 def _end_span(spec: CheckedSpec) -> Span:

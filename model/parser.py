@@ -62,7 +62,6 @@ FRIENDLY: dict[str, list[str]] = {
     "a statement cannot start here: expected a declaration such as 'ranks', 'signal', 'kernel' or 'host'": [
         "x = 1;",
         "TNOTIFY(f, 1, Set);",
-        "int x = 1;",
     ],
 }
 
@@ -124,6 +123,9 @@ def _syntax_error(e: UnexpectedInput, text: str, file: str) -> SpecError:
     span = Span(file, line, col, line, col + 1)
     if isinstance(e, UnexpectedCharacters):
         return SpecError(_generic_message(e), span)
+    unsupported = _unsupported(e, text)
+    if unsupported:
+        return SpecError(unsupported, span)
     try:
         label = e.match_examples(_parser().parse, _examples(), use_accepts=True)
     except Exception:  # noqa: BLE001 - a failed match only means "no friendly message"
@@ -143,6 +145,30 @@ def _syntax_error(e: UnexpectedInput, text: str, file: str) -> SpecError:
     if label:
         return SpecError(label, span)
     return SpecError(_generic_message(e), span)
+
+
+_CALLS = "TNOTIFY, TWAIT, TTEST, LOAD, STORE, FETCH_ADD, CAS, TPUT, TGET, min and max"
+
+
+def _unsupported(e: UnexpectedInput, text: str) -> str | None:
+    """What a construct of real kernels that the language lacks should be written as."""
+    if not isinstance(e, UnexpectedToken):
+        return None
+    history = [t for t in (getattr(e, "token_history", None) or []) if t is not None]
+    tok, prev = e.token, (history[-1] if history else None)
+    if tok.value == "(" and prev is not None and prev.type == "NAME":
+        hint = (" (for an atomic add write TNOTIFY(sig @ r, v, AtomicAdd), or int old = FETCH_ADD(sig @ r, v) "
+                "for the old value)") if prev.value.lower() in ("atomicadd", "atomic_add", "atomicadd_") else ""
+        return f"'{prev.value}(...)': function calls are not supported; the calls the language has are {_CALLS}{hint}"
+    before = _text_before(text, tok.line, tok.column) if tok.line else ""
+    declared = re.search(r"\b(int|bool)\s+([A-Za-z_]\w*)\s*$", before)
+    if tok.value == "[" and declared:
+        return (f"'{declared[1]} {declared[2]}[...]': local arrays are not supported; use a signal "
+                f"(signal {declared[2]}[N];) or separate locals")
+    if tok.value in ("int", "bool") and _open_braces(before) == 0:
+        return ("top-level variables are not supported: declare 'param NAME = VALUE;' (overridable with -D) or "
+                "'const NAME = EXPR;', or a local inside kernel { ... } or host { ... }")
+    return None
 
 
 def _text_before(text: str, line: int, col: int) -> str:

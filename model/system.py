@@ -423,6 +423,10 @@ class System:
         hb = self.clocks.initial() if self.clocks else ()
         return State(tuple(procs), self.init_values, (0,) * self.G, launches, hb), tuple(events)
 
+    def running(self, state, i: int) -> bool:
+        """Whether process i (a host, or a kernel slot) is running in `state`."""
+        return i >= 0 and state[0][i] is not None
+
     def is_final(self, state) -> bool:
         return not any(state[0])
 

@@ -255,3 +255,18 @@ def test_library_entry_points(spec):
     bad = check_file(spec("ranks 0; kernel {}", "bad.sig"))
     assert bad[0].status == "error" and "ranks must be at least 1" in bad[0].error and exit_status(bad) == 2
     assert exit_status(check_file(spec(DEAD, "dead.sig"))) == 1
+
+
+def test_a_param_nothing_uses_is_warned_about(spec):
+    code, out, err = sigproof("check", spec("param L = 2;\nranks 1;\nkernel {}\n"), "--format", "json")
+    assert code == 0 and "s.sig:1:1: warning: param 'L' is never used" in err
+    assert json.loads(out)["results"][0]["warnings"] == [err.strip()]
+    assert sigproof("check", spec("param L = 2;\nranks 1;\nhost { for (int i = 0; i < L; i++) launch; }\nkernel {}\n"))[2] == ""
+
+
+def test_the_step_that_ends_a_process_says_so(spec):
+    code, out, _ = sigproof("check", spec(DEAD), "--no-timing")
+    assert code == 1 and "host 0 returns" not in out  # nobody finishes in this deadlock
+    code, out, _ = sigproof("check", spec("ranks 1;\nsignal f;\ncheck clean_exit;\nkernel {\n  TNOTIFY(f, 1, Set);\n}\n"),
+                            "--no-timing")
+    assert code == 1 and "rank 0 block 0 returns" in out and "host 0 returns" in out

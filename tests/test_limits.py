@@ -61,9 +61,14 @@ def test_memory_guard_is_inconclusive(big):
 
 
 def test_ctrl_c_prints_statistics_and_exits_inconclusive(big):
-    proc = subprocess.Popen([sys.executable, "-m", "checker", "check", str(big)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    time.sleep(2.5)
+    import os
+
+    env = {**os.environ, "SIGPROOF_PROGRESS": "1"}  # so that we know when the exploration runs
+    proc = subprocess.Popen([sys.executable, "-m", "checker", "check", str(big), "-j", "1"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    seen, deadline = "", time.monotonic() + 120
+    while "states/s" not in seen and time.monotonic() < deadline:  # the first progress line: exploring
+        seen += os.read(proc.stderr.fileno(), 256).decode(errors="replace")
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 3, err

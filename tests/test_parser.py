@@ -97,3 +97,15 @@ def test_crlf_line_endings():
     spec = parse("ranks 1;\r\nkernel {\r\n  x = 1;\r\n}\r\n", "crlf.sig")
     kernel = spec.decls[1]
     assert kernel.body.body[0].span.line == 3
+
+
+@pytest.mark.parametrize("snippet,message", [
+    ("ranks 1; kernel { int a[2]; }", "'int a[...]': local arrays are not supported"),
+    ("int x = 0; ranks 1; kernel {}", "top-level variables are not supported: declare 'param NAME = VALUE;'"),
+    ("ranks 1; signal f; kernel { atomicAdd(f, 1); }", "'atomicAdd(...)': function calls are not supported"),
+    ("ranks 1; signal f; kernel { int v = atomicAdd(f, 1); }", "or int old = FETCH_ADD(sig @ r, v)"),
+])
+def test_constructs_of_real_kernels_say_what_to_write_instead(snippet, message):
+    with pytest.raises(SpecErrors) as info:
+        parse(snippet, "s.sig")
+    assert message in info.value.errors[0].message

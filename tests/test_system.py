@@ -230,7 +230,8 @@ def test_lost_notification_message_names_writer_and_wait():
     assert "written by TNOTIFY at t.sig:3:24 (rank 0 block 0)" in v.message
     assert "the wait at t.sig:4:12 (EQ 1)" in v.message
     assert [e.text for e in v.trace[-1].effects] == [
-        "f@1: 1 -> 2", "overwrites the unread value 1 of f@1 (not read by rank 1 block 0 of launch 0)"]
+        "f@1: 1 -> 2", "overwrites the unread value 1 of f@1 (not read by rank 1 block 0 of launch 0)",
+        "rank 0 block 0 returns"]
 
 
 def test_solver_gives_the_smallest_witness_and_caches():

@@ -86,7 +86,7 @@ def test_replay_takes_every_step_and_shows_the_signals(race_json):
     v = [v for v in r.violations if v.property == "lost_notification"][0]
     assert f"replayed all {len(v.trace)} step(s)" in out
     assert re.search(r"\n  3\. rank 0 block 0  \S*bug_host_reset_race\.sig:29:9  TNOTIFY\(flag @ 1, 1, Set\)\n"
-                     r"       flag@1: 0 -> 1\n     signals: flag@0 = 0, flag@1 = 1\n", out)
+                     r"       flag@1: 0 -> 1\n       rank 0 block 0 returns\n     signals: flag@0 = 0, flag@1 = 1\n", out)
     assert out.count("     signals: ") == len(v.trace)
     last = out.split(f"  {len(v.trace)}. ")[1]
     assert "overwrites the unread value 1 of flag@1" in last and "signals: flag@0 = 0, flag@1 = 0" in last

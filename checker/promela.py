@@ -11,7 +11,8 @@ read of a TWAIT/TTEST (pass by pass, a failed first read blocks), a reset, a lau
 (which starts the blocks and runs their first local statements), a launch completion, or
 a host_barrier (one joint step of all hosts, taken by `H0`). The local statements after a
 visible step run inside the same `d_step`, interpreted instruction by instruction, and
-dead locals are zeroed as in sigproof's states, so `spin` with -DNOREDUCE stores exactly
+dead locals are zeroed as in sigproof's states, so SPIN (spin -o2: no dead-variable
+elimination, which would drop a signal nobody reads; pan -DNOREDUCE) stores exactly
 sigproof's states plus one: the initial state before `init` has run the hosts' first
 local statements and started the processes.
 
@@ -193,10 +194,10 @@ class _Export:
         params = ", ".join(f"{n}={v}" for n, v in p.params) or "none"
         out = [f"/* sigproof Promela export of {p.name} ({p.file}); params: {params}",
                f"   ranks {self.R}, blocks {self.B}, tensor waits: {'atomic' if self.atomic else 'pass'}.",
-               "   Check: spin -a FILE && gcc -O2 -DSAFETY -DNOREDUCE -o pan pan.c && ./pan -c0",
+               "   Check: spin -o2 -a FILE && gcc -O2 -DSAFETY -DNOREDUCE -o pan pan.c && ./pan -c0",
                "   (stored states = sigproof's states + 1: the state before init has run). */", ""]
         out.append("hidden byte sigproof_assertion, sigproof_overflow, sigproof_error; /* always 0 */")
-        out.append("hidden int t_v, t_p, t_n, t_k, t_steps;")
+        out.append("hidden int t_v, t_p, t_n, t_k, t_steps; /* scratch within one d_step */")
         out.append(f"int sig[{max(1, self.R * self.E)}];")
         if self.track_launches:
             out.append(f"short launches[{self.R}];")
@@ -238,16 +239,17 @@ class _Export:
             if ins.visible and not isinstance(ins, ir.HostBarrier):
                 lines.append(f"  /* {_comment(ins)} */")
                 lines += _indent(self.step(q, pc, ins), 2)
-        if not any(ins.visible for ins in q.code.instrs) and q is not self.hosts[0]:
-            lines.append("  :: false")
+        if not any(ins.visible for ins in q.code.instrs):
+            lines.append("  :: false  /* no visible statement */")
         if q is self.hosts[0]:
             barriers = [pc for pc, ins in enumerate(q.code.instrs) if isinstance(ins, ir.HostBarrier)]
             if barriers:
                 lines.append("  /* host_barrier: one joint step of all hosts */")
                 lines += _indent(self.barrier(barriers), 2)
             finished = " && ".join(f"{x.pc} == {x.done}" for x in self.hosts + self.kernels)
-            lines.append("  /* the finished state is a valid end state: a self-loop */")
-            lines.append(f"  :: ({finished})")
+            lines.append("  /* the finished state is a valid end state: a self-loop (left out with spin")
+            lines.append("     -DSIGPROOF_PROGRESS, so that every cycle is a non-progress cycle for pan -l) */")
+            lines += ["#ifndef SIGPROOF_PROGRESS", f"  :: ({finished})", "#endif"]
         lines += ["  od", "}", ""]
         return [x for x in lines if x != ""] + [""]
 

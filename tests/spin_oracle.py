@@ -1,6 +1,7 @@
 """Run SPIN on sigproof's Promela export and read its verdict (tests and the benchmark).
 
-`spin_check(text, workdir)` writes the model, runs `spin -a`, compiles pan with -DSAFETY
+`spin_check(text, workdir)` writes the model, runs `spin -o2 -a` (no dead-variable
+elimination: SPIN would drop a signal that nothing reads from the state), compiles pan with -DSAFETY
 -DNOREDUCE (no partial-order reduction, so that the stored states are comparable with
 sigproof's) and runs `./pan -c0` (go on after errors, so that every kind is seen). The
 verdict is the set of properties whose error messages pan printed: an invalid end state
@@ -31,14 +32,29 @@ class SpinResult:
 
 
 def spin_check(text: str, workdir: Path, opt: str = "-O0", depth: int = 1_000_000, timeout: float = 120) -> SpinResult:
-    workdir.mkdir(parents=True, exist_ok=True)
-    (workdir / "model.pml").write_text(text)
-    subprocess.run(["spin", "-a", "model.pml"], cwd=workdir, check=True, capture_output=True, timeout=timeout)
-    subprocess.run(["gcc", opt, "-DSAFETY", "-DNOREDUCE", "-o", "pan", "pan.c"], cwd=workdir, check=True,
-                   capture_output=True, timeout=timeout)
+    """Safety search: terminal deadlocks (invalid end states) and the assertions."""
+    _build(text, workdir, [], [opt, "-DSAFETY", "-DNOREDUCE"], timeout)
     run = subprocess.run(["./pan", "-c0", f"-m{depth}"], cwd=workdir, capture_output=True, text=True,
                          timeout=timeout)
     return parse_pan(run.stdout)
+
+
+def spin_non_progress(text: str, workdir: Path, nprocs: int, depth: int = 1_000_000, timeout: float = 120) -> bool:
+    """Whether pan -l -f (weak fairness) finds a non-progress cycle: with -DSIGPROOF_PROGRESS
+    the finished state has no self-loop, so every cycle is one where the run never finishes."""
+    _build(text, workdir, ["-DSIGPROOF_PROGRESS"], ["-O0", "-DNP", f"-DNFAIR={nprocs + 3}", "-DNOREDUCE"], timeout)
+    run = subprocess.run(["./pan", "-l", "-f", "-A", f"-m{depth}"], cwd=workdir, capture_output=True, text=True,
+                         timeout=timeout)
+    return any(re.match(r"pan:\d+: non-progress cycle", line) for line in run.stdout.splitlines())
+
+
+def _build(text: str, workdir: Path, spin_flags: list, gcc_flags: list, timeout: float) -> None:
+    workdir.mkdir(parents=True, exist_ok=True)
+    (workdir / "model.pml").write_text(text)
+    subprocess.run(["spin", "-o2", *spin_flags, "-a", "model.pml"], cwd=workdir, check=True, capture_output=True,
+                   timeout=timeout)
+    subprocess.run(["gcc", *gcc_flags, "-o", "pan", "pan.c"], cwd=workdir, check=True, capture_output=True,
+                   timeout=timeout)
 
 
 def parse_pan(out: str) -> SpinResult:

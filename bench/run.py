@@ -72,7 +72,7 @@ class Run:
     search_seconds: float | None = None  # pan alone (SPIN)
 
 
-def measured(cmd: list[str], cwd: Path, timeout: float) -> tuple[subprocess.CompletedProcess | None, float, float | None]:
+def measured(cmd: list[str], cwd: Path, timeout: float):
     """(completed process or None on timeout, wall seconds, peak RSS MiB) of one command."""
     timed = ["/usr/bin/time", "-v", *cmd] if Path("/usr/bin/time").exists() else cmd
     start = time.monotonic()
@@ -160,7 +160,9 @@ def machine() -> str:
         ram = f"{mem / 2**20:.1f} GiB"
     except (OSError, StopIteration):
         ram = "?"
-    spin = subprocess.run(["spin", "-V"], capture_output=True, text=True).stdout.strip() if shutil.which("spin") else "-"
+    spin = "-"
+    if shutil.which("spin"):
+        spin = subprocess.run(["spin", "-V"], capture_output=True, text=True).stdout.strip()
     gcc = subprocess.run(["gcc", "--version"], capture_output=True, text=True).stdout.splitlines()[0] \
         if shutil.which("gcc") else "-"
     return (f"{os.cpu_count()} cores (nproc), {ram} RAM, {cpu}; Python {platform.python_version()}; "

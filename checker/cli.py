@@ -1,4 +1,5 @@
-"""Command line: `sigproof check PATH...`, `sigproof graph SPEC`, `sigproof export --promela SPEC`. Entry: `run`; `main` exits.
+"""Command line: `sigproof check PATH...`, `sigproof graph SPEC` and `sigproof export --promela SPEC`.
+Entry: `run`; `main` exits.
 
 Exit status: 0 every spec gave its expected verdict; 1 some spec did not; 2 a spec or usage
 error; 3 inconclusive (a limit was hit before the whole state space was explored).

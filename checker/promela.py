@@ -277,7 +277,8 @@ class _Export:
                 effect.append(f"sig[t_p] = t_v; {q.pc} = {pc + 1}")
             else:
                 effect += ["if",
-                           f":: (t_v > 0 && sig[t_p] > {_INT32_MAX} - t_v) || (t_v < 0 && sig[t_p] < {_INT32_MIN} - t_v) ->",
+                           f":: (t_v > 0 && sig[t_p] > {_INT32_MAX} - t_v) ||",
+                           f"   (t_v < 0 && sig[t_p] < {_INT32_MIN} - t_v) ->",
                            f"   assert(sigproof_overflow); {stop}",
                            f":: else -> sig[t_p] = sig[t_p] + t_v; {q.pc} = {pc + 1}",
                            "fi"]
@@ -391,5 +392,4 @@ def _indent(lines: list[str], n: int) -> list[str]:
 
 
 def _comment(ins) -> str:
-    text = ins.text.replace("*/", "* /").replace("\n", " ")
-    return f"{ins.span}: {text}" if hasattr(ins, "span") else text
+    return f"{type(ins).__name__} at {ins.span}: " + ins.text.replace("*/", "* /").replace("\n", " ")

@@ -255,7 +255,6 @@ class _Export:
 
     def step(self, q: _Proc, pc: int, ins) -> list[str]:
         at = f"{q.pc} == {pc}"
-        stop = f"{q.pc} = {q.done}"
         after = self.run_locals(q)
         if isinstance(ins, ir.Launch):
             body = [f"{at} ->"]
@@ -269,25 +268,40 @@ class _Export:
         if isinstance(ins, ir.Join):
             blocks = " && ".join(f"{k.pc} == {k.done}" for k in self.kernels if k.rank == q.rank)
             return _dstep([f"{at} && {blocks} ->", f"{q.pc} = {pc + 1};"] + after)
-        fault, count, pos, largest = self.view(ins.view, q, own_only=not isinstance(ins, ir.Notify))
         if isinstance(ins, ir.Notify):
-            fault = _any(fault, self.fault(ins.value, q))
-            effect = [f"t_v = {self.ex(ins.value, q)}; t_p = {pos('0')};"]
-            if ins.op == ir.SET:
-                effect.append(f"sig[t_p] = t_v; {q.pc} = {pc + 1}")
-            else:
-                effect += ["if",
-                           f":: (t_v > 0 && sig[t_p] > {_INT32_MAX} - t_v) ||",
-                           f"   (t_v < 0 && sig[t_p] < {_INT32_MIN} - t_v) ->",
-                           f"   assert(sigproof_overflow); {stop}",
-                           f":: else -> sig[t_p] = sig[t_p] + t_v; {q.pc} = {pc + 1}",
-                           "fi"]
-            return _dstep([f"{at} ->"] + _guarded(fault, stop, effect) + after)
+            return self.notify(q, pc, ins, after)
         if isinstance(ins, ir.Reset):
-            effect = [f"t_n = {count}; t_k = 0;",
-                      f"do :: t_k < t_n -> sig[{pos('t_k')}] = {ins.view.signal.init}; t_k++ :: else -> break od;",
-                      f"{q.pc} = {pc + 1}"]
-            return _dstep([f"{at} ->"] + _guarded(fault, stop, effect) + after)
+            return self.reset(q, pc, ins, after)
+        return self.read(q, pc, ins, after)
+
+    def notify(self, q: _Proc, pc: int, ins: ir.Notify, after: list[str]) -> list[str]:
+        fault, _, pos, _ = self.view(ins.view, q, own_only=False)
+        fault = _any(fault, self.fault(ins.value, q))
+        stop = f"{q.pc} = {q.done}"
+        effect = [f"t_v = {self.ex(ins.value, q)}; t_p = {pos('0')};"]
+        if ins.op == ir.SET:
+            effect.append(f"sig[t_p] = t_v; {q.pc} = {pc + 1}")
+        else:
+            effect += ["if",
+                       f":: (t_v > 0 && sig[t_p] > {_INT32_MAX} - t_v) ||",
+                       f"   (t_v < 0 && sig[t_p] < {_INT32_MIN} - t_v) ->",
+                       f"   assert(sigproof_overflow); {stop}",
+                       f":: else -> sig[t_p] = sig[t_p] + t_v; {q.pc} = {pc + 1}",
+                       "fi"]
+        return _dstep([f"{q.pc} == {pc} ->"] + _guarded(fault, stop, effect) + after)
+
+    def reset(self, q: _Proc, pc: int, ins: ir.Reset, after: list[str]) -> list[str]:
+        fault, count, pos, _ = self.view(ins.view, q, own_only=True)
+        effect = [f"t_n = {count}; t_k = 0;",
+                  f"do :: t_k < t_n -> sig[{pos('t_k')}] = {ins.view.signal.init}; t_k++ :: else -> break od;",
+                  f"{q.pc} = {pc + 1}"]
+        return _dstep([f"{q.pc} == {pc} ->"] + _guarded(fault, f"{q.pc} = {q.done}", effect) + after)
+
+    def read(self, q: _Proc, pc: int, ins, after: list[str]) -> list[str]:
+        """A TWAIT or TTEST: one element read per step, or all at once with atomic waits."""
+        fault, count, pos, largest = self.view(ins.view, q, own_only=True)
+        at = f"{q.pc} == {pc}"
+        stop = f"{q.pc} = {q.done}"
         fault = _any(fault, self.fault(ins.value, q))
         value = self.ex(ins.value, q)
         cmp = _CMP[ins.cmp]

@@ -54,7 +54,7 @@ CASES = (
     _case("ring flags N=5", "bench/specs/ring_pipeline_flags.sig", N=5),
     _case("ring flags N=7", "bench/specs/ring_pipeline_flags.sig", N=7, long=True),
     _case("epoch 3 launches N=3", "specs/epoch_counter.sig", N=3, L=3),
-    _case("epoch 3 launches N=4", "specs/epoch_counter.sig", N=4, L=3, long=True),
+    _case("epoch 3 launches N=4", "specs/epoch_counter.sig", N=4, L=3),
     _case("counter Set N=5 BFS", "specs/bug_counter_set_instead_of_add.sig", N=5),
     _case("counter Set N=7 BFS", "specs/bug_counter_set_instead_of_add.sig", N=7, long=True),
     _case("counter Set N=5 DFS ff", "bench/specs/counter_set_no_expect.sig", "dfs-ff", N=5),

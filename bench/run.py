@@ -73,13 +73,15 @@ class Run:
 
 
 def measured(cmd: list[str], cwd: Path, timeout: float):
-    """(completed process or None on timeout, wall seconds, peak RSS MiB) of one command."""
+    """(completed process, wall seconds, peak RSS MiB) of one command; killed at the timeout,
+    the process has returncode -9 and the output it had written."""
     timed = ["/usr/bin/time", "-v", *cmd] if Path("/usr/bin/time").exists() else cmd
     start = time.monotonic()
     try:
         p = subprocess.run(timed, cwd=cwd, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return None, time.monotonic() - start, None
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+        return subprocess.CompletedProcess(cmd, -9, out, ""), time.monotonic() - start, None
     wall = time.monotonic() - start
     m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr)
     return p, wall, int(m.group(1)) / 1024 if m else None
@@ -93,7 +95,7 @@ def run_sigproof(case: Case, timeout: float, memory_mib: int) -> Run:
     if case.search == "dfs-ff":
         cmd += ["--dfs", "--fail-fast"]
     p, wall, peak = measured(cmd, ROOT, timeout + 30)
-    if p is None:
+    if p.returncode == -9:
         return Run("timeout", None, wall, peak, f"killed after {timeout + 30:.0f} s")
     try:
         r = json.loads(p.stdout)["results"][0]
@@ -103,7 +105,7 @@ def run_sigproof(case: Case, timeout: float, memory_mib: int) -> Run:
     verdict = ",".join(covered) or "ok"
     note = ""
     if r["status"] == "inconclusive":
-        verdict, note = "inconclusive", "limit hit"
+        verdict, note = "inconclusive", "time or memory limit hit (states: explored by then)"
     elif len(covered) < len(r["violated"]):
         note = "also " + ",".join(v for v in r["violated"] if v not in covered) + " (not exported)"
     return Run(verdict, r["stats"]["states"], wall, peak, note)
@@ -118,15 +120,21 @@ def run_spin(case: Case, timeout: float, memory_mib: int, work: Path) -> Run:
     steps = [export, ["spin", "-o2", "-a", "model.pml"],
              ["gcc", "-O2", "-DSAFETY", "-DNOREDUCE", f"-DMEMLIM={memory_mib}", "-o", "pan", "pan.c"]]
     for cmd in steps:
-        p = subprocess.run(cmd, cwd=work, capture_output=True, text=True, timeout=timeout)
+        try:
+            p = subprocess.run(cmd, cwd=work, capture_output=True, text=True,
+                               timeout=max(1.0, timeout - (time.monotonic() - start)))
+        except subprocess.TimeoutExpired:
+            return Run("timeout", None, time.monotonic() - start, None, f"{cmd[0]} killed at {timeout:.0f} s in all")
         if p.returncode != 0:
             return Run("failed", None, time.monotonic() - start, None, f"{cmd[0]} failed")
     pan = ["./pan", "-m1000000", "-w24"] + (["-c0"] if case.search == "bfs" else [])
     left = max(1.0, timeout - (time.monotonic() - start))
     p, _, peak = measured(pan, work, left)
     wall = time.monotonic() - start
-    if p is None:
-        return Run("timeout", None, wall, peak, f"pan killed after {timeout:.0f} s in all")
+    if p.returncode == -9:
+        seen = re.findall(r"States=\s*([\d.e+]+)", p.stdout)
+        reached = f", {float(seen[-1]):,.0f} states stored by then" if seen else ""
+        return Run("timeout", None, wall, peak, f"pan killed at {timeout:.0f} s in all{reached}")
     out = p.stdout
     verdict = set()
     for line in out.splitlines():

@@ -1,4 +1,5 @@
-"""Command line: `sigproof check PATH...` and `sigproof graph SPEC`. Entry: `run`; `main` exits.
+"""Command line: `sigproof check PATH...`, `sigproof graph SPEC` and `sigproof export --promela SPEC`.
+Entry: `run`; `main` exits.
 
 Exit status: 0 every spec gave its expected verdict; 1 some spec did not; 2 a spec or usage
 error; 3 inconclusive (a limit was hit before the whole state space was explored).
@@ -89,7 +90,18 @@ def _parser() -> argparse.ArgumentParser:
                    help="refuse (exit 2) when the graph has more states (default 5000)")
     g.add_argument("--format", choices=("dot", "graphml"), default="dot")
     g.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    _export_parser(sub)
     return p
+
+
+def _export_parser(sub) -> None:
+    e = sub.add_parser("export", help="export a spec as a model for another checker (Promela for SPIN)")
+    e.add_argument("paths", nargs=1, metavar="SPEC")
+    _common(e)
+    e.add_argument("--promela", action="store_true", required=True, help="write a Promela model (SPIN)")
+    e.add_argument("--tensor-wait", choices=("pass", "atomic"), default="pass",
+                   help="multi-element TWAIT/TTEST: element-by-element passes (default) or one atomic comparison")
+    e.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
 
 
 def _version() -> str:
@@ -189,6 +201,8 @@ def run(argv: list[str], stdout: IO[str], stderr: IO[str]) -> int:
             return _replay(args, stdout, stderr)
         if args.command == "verify-certificate":
             return _verify_certificate(args, stdout, stderr)
+        if args.command == "export":
+            return _export(args, stdout, stderr)
         return _check(args, stdout, stderr)
     except UsageError as e:
         stderr.write(f"sigproof: error: {e}\n")
@@ -344,6 +358,33 @@ def _graph(args, stdout: IO[str], stderr: IO[str]) -> int:
             write_graph(graph, args.format, out)
     else:
         write_graph(graph, args.format, stdout)
+    return EXIT_OK
+
+
+def _export(args, stdout: IO[str], stderr: IO[str]) -> int:
+    from checker.promela import promela
+
+    path = spec_files(args.paths)[0]
+    try:
+        program = compile_spec(parse(read_spec(path), path.as_posix()), _defines(args.defines))
+    except SpecErrors as e:
+        stderr.write(e.render() + "\n")
+        return EXIT_ERROR
+    from checker.promela import NotExportable
+
+    try:
+        model = promela(program, atomic_waits=args.tensor_wait == "atomic")
+    except NotExportable as e:
+        stderr.write(f"{e}\n")
+        return EXIT_ERROR
+    if not args.output:
+        stdout.write(model)
+        return EXIT_OK
+    try:
+        with open(args.output, "w", encoding="utf-8") as out:
+            out.write(model)
+    except OSError as e:
+        raise UsageError(f"cannot write {args.output}: {e.strerror}") from None
     return EXIT_OK
 
 

@@ -154,6 +154,8 @@ class System:
         self._sig_offsets = [s.offset for s in program.signals]
         self.init_values = tuple(s.init for s in program.signals for _ in range(s.size)) * self.R
         self._ops = {True: self._compile(program.host, "host"), False: self._compile(program.kernel, "kernel")}
+        self._instrs = {True: program.host.instrs, False: program.kernel.instrs}
+        self._test_events = any(isinstance(x, ir.TestEvent) for c in (program.host, program.kernel) for x in c.instrs)
         self._keep = {True: self._keeps(program.host, "host"), False: self._keeps(program.kernel, "kernel")}
         self._resume: dict = {}
         self._signals: dict = {}
@@ -451,7 +453,7 @@ class System:
                 s = self._step(state, i, p)
                 if s is not None:
                     out.append(s)
-                    if s.instr.__class__ is ir.TestEvent and self._event_pending(p, s.instr):
+                    if self._test_events and s.instr.__class__ is ir.TestEvent and self._event_pending(p, s.instr):
                         out.append(self._step(state, i, p, alt=1))
         if self.R and all(p is not None and p[1] >= 0 and self._ops[True][p[0]][0] == _BARRIER
                           for p in procs[: self.R]):
@@ -489,7 +491,7 @@ class System:
         is_host = i < self.R
         op = self._ops[is_host][pc]
         k = op[0]
-        instr = self.code_of(i).instrs[pc]
+        instr = self._instrs[is_host][pc]
         if k == _JOIN:
             base = self.R + i * self.B
             if any(state[0][base: base + self.B]):

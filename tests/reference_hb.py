@@ -45,12 +45,14 @@ def _conflict(a: str, b: str) -> bool:
 
 
 class RaceReference:
-    def __init__(self, system, max_depth: int = 60, max_paths: int = 200_000):
+    def __init__(self, system, max_depth: int = 60, max_paths: int = 200_000, max_steps: int = 200_000):
         self.system = system
         self.sc = system.memory_model == "sc"
         self.max_depth = max_depth
         self.max_paths = max_paths
+        self.max_steps = max_steps  # an example with more executions than this is skipped, not judged
         self.paths = 0
+        self.steps = 0
 
     def has_race(self) -> bool:
         state, _ = self.system.initial()
@@ -69,6 +71,9 @@ class RaceReference:
                 raise OverflowError("too many executions")
             return False
         for step in steps:
+            self.steps += 1
+            if self.steps > self.max_steps:
+                raise OverflowError("too many executions")
             k2 = self.apply(k, step, state)
             if self._new_race(k2) or self._walk(step.next, k2, depth + 1):
                 return True

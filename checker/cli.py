@@ -339,14 +339,22 @@ def _verify_certificate(args, stdout: IO[str], stderr: IO[str]) -> int:
     return EXIT_OK
 
 
+def _one_program(args, stderr: IO[str]):
+    """The Program of the one spec a subcommand takes (with its -D values), or None after
+    writing its errors."""
+    path = spec_files(args.paths)[0]
+    try:
+        return compile_spec(parse(read_spec(path), path.as_posix()), _defines(args.defines))
+    except SpecErrors as e:
+        stderr.write(e.render() + "\n")
+        return None
+
+
 def _graph(args, stdout: IO[str], stderr: IO[str]) -> int:
     from checker.graph import GraphTooLarge, state_graph, write_graph
 
-    path = spec_files(args.paths)[0]
-    try:
-        program = compile_spec(parse(read_spec(path), path.as_posix()), _defines(args.defines))
-    except SpecErrors as e:
-        stderr.write(e.render() + "\n")
+    program = _one_program(args, stderr)
+    if program is None:
         return EXIT_ERROR
     try:
         graph = state_graph(program, limit=args.max_states)
@@ -364,13 +372,11 @@ def _graph(args, stdout: IO[str], stderr: IO[str]) -> int:
 def _export(args, stdout: IO[str], stderr: IO[str]) -> int:
     from checker.promela import promela
 
-    path = spec_files(args.paths)[0]
-    try:
-        program = compile_spec(parse(read_spec(path), path.as_posix()), _defines(args.defines))
-    except SpecErrors as e:
-        stderr.write(e.render() + "\n")
-        return EXIT_ERROR
     from checker.promela import NotExportable
+
+    program = _one_program(args, stderr)
+    if program is None:
+        return EXIT_ERROR
 
     try:
         model = promela(program, atomic_waits=args.tensor_wait == "atomic")

@@ -134,6 +134,15 @@ def future_reads(program, code, ctx, own_rank, pc, locals_):
                     nexts.append((pc + 1, L))
                 else:
                     nexts += [(pc + 1, L[:ins.dest] + (t,) + L[ins.dest + 1:]) for t in (0, 1)]
+            elif isinstance(ins, (ir.Notify, ir.Reset)):  # a faulting view or value stops the process
+                at = _eval(ins.view.at, L, ctx) if ins.view.at is not None else own_rank
+                if not 0 <= at < program.nranks or (isinstance(ins, ir.Reset) and at != own_rank):
+                    raise _Fault()
+                plain = ir.View(ins.view.signal, ins.view.selectors, None, ins.view.span)
+                _positions(plain, L, ctx, own_rank, program.elems_per_rank)
+                if isinstance(ins, ir.Notify):
+                    _eval(ins.value, L, ctx)
+                nexts.append((pc + 1, L))
             elif not isinstance(ins, ir.Return):
                 nexts.append((pc + 1, L))
         except (_Fault, cint.ModelError):

@@ -151,6 +151,17 @@ def test_dead_locals_and_the_restricted_ghost_are_a_quotient(text):
 # ---------------------------------------------------------------- the reference itself, on known verdicts
 
 KNOWN = {
+    # The reader faults at a TNOTIFY (index out of bounds) before its wait: nothing it waits for
+    # can be lost (the reference's own interpreter had missed that a TNOTIFY can fault).
+    "fault_at_a_notify_before_the_wait": ("""
+        ranks 1;
+        signal s0[1];
+        kernel {
+            TNOTIFY(s0[0], 1, AtomicAdd);
+            TNOTIFY(s0[0], 1, Set);
+            TNOTIFY(s0[1], 1, Set);
+            TWAIT(s0[0], 1, NE);
+        }""", {"error"}),
     # A reader that faults (index out of bounds) before its wait can no longer lose anything
     # (found by the deep differential run: the future of a reader ran past a certain fault).
     "fault_before_a_wait": ("""

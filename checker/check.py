@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 from checker.explore import explore
+from model.independence import Reduction
 from checker.properties import Monitor
 from checker.result import PROPERTIES, Result, Stats, Stop
 from model import SpecError, SpecErrors, System, compile_spec, parse
@@ -43,6 +44,7 @@ class Options:
     memory_model: str = "pto"  # "pto" | "sc": whether a TNOTIFY orders unfenced data writes before it
     set_granularity: str = "word"  # "word" | "line": a Set as one store, or as a cache-line read + write-back
     state_digest: bool = False  # record Stats.state_digest (for certificates; does not affect the verdict)
+    por: bool = True  # partial-order reduction (model/independence.py) where the program allows it
 
 
 def check_program(program: Program, spec: str, options: Options = Options(), progress=None) -> Result:
@@ -53,14 +55,17 @@ def check_program(program: Program, spec: str, options: Options = Options(), pro
                     set_granularity=options.set_granularity)
     monitor = Monitor(system, expected=program.expects, clean_exit=program.clean_exit or options.clean_exit,
                       fail_fast=options.fail_fast)
+    reduction = Reduction(system) if options.por else None
+    reduce = reduction.ample if reduction is not None and reduction.enabled else None
     ex = explore(system, monitor, order=options.order, max_states=options.max_states, deadline=deadline,
-                 max_memory=options.max_memory, progress=progress)
+                 max_memory=options.max_memory, progress=progress, reduce=reduce)
     violations, stop = monitor.finish(ex, deadline)
     violations.sort(key=lambda v: PROPERTIES.index(v.property))
     if stop is not None and stop.reason == "timeout":
         stop = Stop("timeout", f"time limit of {options.timeout:g} s reached")
     digest = states_digest(ex.states) if options.state_digest else None
-    stats = Stats(len(ex.states), ex.transitions, time.monotonic() - start, ex.peak_bytes / 2**20, digest)
+    stats = Stats(len(ex.states), ex.transitions, time.monotonic() - start, ex.peak_bytes / 2**20, digest,
+                  "partial-order" if reduce is not None else None)
     return Result(spec=spec, params=dict(program.params), violations=violations, expected=program.expects,
                   stats=stats, stop=stop, warnings=program.warnings)
 

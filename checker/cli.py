@@ -61,6 +61,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--set-granularity", choices=("word", "line"), default="word",
                    help="word (default): a Set is one store; line: a Set reads its 64-byte line and writes it "
                         "back, erasing other writes to the line in between (a lost_notification)")
+    c.add_argument("--no-por", action="store_true",
+                   help="explore every interleaving (no partial-order reduction; same verdicts, more states)")
     c.add_argument("-q", "--quiet", action="store_true", help="only the verdict and summary lines")
     c.add_argument("--no-timing", action="store_true", help="leave elapsed times out (byte-stable output)")
     c.add_argument("--cache", metavar="DIR", help="reuse the results of unchanged checks stored in DIR, store new ones")
@@ -220,7 +222,7 @@ def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
                       max_memory=args.max_memory * 2**20 if args.max_memory else None,
                       atomic_waits=args.tensor_wait == "atomic", clean_exit="clean_exit" in args.check,
                       fail_fast=args.fail_fast, memory_model=args.memory_model,
-                      set_granularity=args.set_granularity,
+                      set_granularity=args.set_granularity, por=not args.no_por,
                       state_digest=args.certificate is not None)
     jobs = args.jobs or os.cpu_count() or 1
     cache = None

@@ -58,9 +58,14 @@ def _rss_bytes() -> int:
 
 def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None = None,
             deadline: float | None = None, max_memory: int | None = None,
-            progress: Callable[[int, int, float], None] | None = None) -> Exploration:
+            progress: Callable[[int, int, float], None] | None = None,
+            reduce: Callable | None = None) -> Exploration:
     """Explore every reachable state of `system` (BFS by default: first traces are shortest).
-    `deadline` is a time.monotonic() value."""
+    `deadline` is a time.monotonic() value. `reduce(state, steps)` may name a stubborn subset
+    of the enabled steps to follow instead of all (partial-order reduction); the cycle
+    proviso is applied here: a state is expanded fully when a step of the subset leads back
+    to itself or to a state already expanded, so every cycle of the reduced graph has a fully
+    expanded state."""
     start = time.monotonic()
     init, init_events = system.initial()
     index = {init: 0}
@@ -75,6 +80,8 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
     states, parent, labels, succ = ex.states, ex.parent, ex.label, ex.succ
     transitions = 0
     expanded = 0
+    done = bytearray(1)  # index -> 1 once expanded (for the cycle proviso)
+    full = 0  # states the proviso expanded fully
     try:
         while frontier:
             s = take()
@@ -94,7 +101,17 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
                 if progress is not None:
                     progress(len(states), transitions, now - start)
             state = states[s]
-            steps = successors(state)
+            steps = all_steps = successors(state)
+            if reduce is not None:
+                kept = reduce(state, steps)
+                if kept is not None:
+                    for step in kept:
+                        t = index.get(step.next)
+                        if t is not None and (t == s or done[t]):
+                            full += 1
+                            break
+                    else:
+                        steps = kept
             mark = len(succ)
             stop = False
             for step in steps:
@@ -111,6 +128,7 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
                     parent.append(s)
                     labels.append(step.label)
                     frontier.append(t)
+                    done.append(0)
                 transitions += 1
                 if t != s and t not in succ[mark:]:
                     succ.append(t)
@@ -120,9 +138,10 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
                     break
             if stop:
                 break
+            done[s] = 1
             ex.order.append(s)
             ex.count.append(len(succ) - mark)
-            if judge.expanded(s, state, len(steps)):
+            if judge.expanded(s, state, len(all_steps)):
                 ex.stop = Stop("fail_fast", "stopped at the first unexpected violation (--fail-fast)")
                 break
     except LocalStepLimit as e:
@@ -132,6 +151,8 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
     except MemoryError:
         ex.stop = Stop("memory", "out of memory")
     ex.transitions = transitions
+    if reduce is not None:
+        ex.extra["proviso_full"] = full
     return _done(ex, start)
 
 

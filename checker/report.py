@@ -60,7 +60,8 @@ def text(results: list[Result], out: IO[str], *, quiet: bool = False, timing: bo
                     for item in v.situation:
                         out.write(f"      {item.text}\n")
         seconds = f", {r.stats.seconds:.2f} s" if timing else ""
-        out.write(f"  {r.stats.states} states, {r.stats.transitions} transitions{seconds}\n")
+        reduced = " (partial-order reduced)" if r.stats.reduction else ""
+        out.write(f"  {r.stats.states} states, {r.stats.transitions} transitions{reduced}{seconds}\n")
 
 
 def json_doc(results: list[Result], *, timing: bool = True) -> dict:
@@ -118,7 +119,7 @@ def _race(f) -> dict:
 
 def _result(r: Result, timing: bool) -> dict:
     stats = {"states": r.stats.states, "transitions": r.stats.transitions,
-             "seconds": round(r.stats.seconds, 3) if timing else None}
+             "seconds": round(r.stats.seconds, 3) if timing else None, "reduction": r.stats.reduction}
     doc = {
         "spec": r.spec,
         "params": dict(r.params),

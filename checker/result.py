@@ -296,6 +296,7 @@ class Stats:
     seconds: float
     peak_mib: float = 0.0
     state_digest: str | None = None  # order-independent digest of the explored states (Options.state_digest)
+    reduction: str | None = None  # "partial-order" when the search was reduced, else None
 
 
 @dataclass

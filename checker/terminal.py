@@ -60,7 +60,8 @@ def text(results: list[Result], out: IO[str], *, quiet: bool = False, timing: bo
             for v in r.violations:
                 _violation(c, r, v, sources[r.spec])
         seconds = f", {r.stats.seconds:.2f} s" if timing else ""
-        c.print(f"  {r.stats.states} states, {r.stats.transitions} transitions{seconds}", style="dim")
+        reduced = " (partial-order reduced)" if r.stats.reduction else ""
+        c.print(f"  {r.stats.states} states, {r.stats.transitions} transitions{reduced}{seconds}", style="dim")
 
 
 def _lines(path: str) -> list[str] | None:

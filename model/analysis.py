@@ -388,6 +388,7 @@ class Analysis:
         self.live = {k: liveness(c) for k, c in self.codes.items()}
         self.facts = {k: instr_facts(c) for k, c in self.codes.items()}
         self._footprints: dict = {}
+        self._envs: dict = {}
         self._reachable_reads: dict = {}
         self._future: dict = {}
 
@@ -406,15 +407,25 @@ class Analysis:
             for b in range(p.nblocks):
                 yield "kernel", r, b
 
+    def envs(self, kind: str, rank: int, block: int = 0) -> tuple[list, dict]:
+        """The abstract values of the locals before each instruction (None: unreachable) when
+        run by that process (any launch), and the context they were computed in."""
+        key = (kind, rank, block)
+        hit = self._envs.get(key)
+        if hit is None:
+            code = self.codes[kind]
+            ctx = self.ctx(kind, rank, block, None if self.program.uses_launch_id else 0)
+            envs = interpret(code, ctx, 0, (frozenset((0,)),) * code.nslots, self._faults(ctx, rank))
+            hit = self._envs[key] = (envs, ctx)
+        return hit
+
     def footprints(self, kind: str, rank: int, block: int = 0) -> tuple[Footprint, ...]:
         """Per instruction, what it may touch when run by that process (any launch)."""
         key = (kind, rank, block)
         hit = self._footprints.get(key)
         if hit is None:
-            code = self.codes[kind]
-            ctx = self.ctx(kind, rank, block, None if self.program.uses_launch_id else 0)
-            envs = interpret(code, ctx, 0, (frozenset((0,)),) * code.nslots, self._faults(ctx, rank))
-            hit = tuple(self._footprint(ins, env, ctx, rank) for ins, env in zip(code.instrs, envs))
+            envs, ctx = self.envs(kind, rank, block)
+            hit = tuple(self._footprint(ins, env, ctx, rank) for ins, env in zip(self.codes[kind].instrs, envs))
             self._footprints[key] = hit
         return hit
 

@@ -148,7 +148,7 @@ def test_state_digest_is_stable_across_processes():
         env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT / "tests")}
         outs.add(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                                 check=True).stdout)
-    assert len(outs) == 1 and outs.pop().startswith("2085:")
+    assert len(outs) == 1 and outs.pop().startswith("33:")
 
 
 @pytest.fixture(scope="module")
@@ -174,8 +174,8 @@ def test_certificate_round_trips(tmp_path, cert):
     doc = json.loads(cert.read_text())
     assert [c["spec"] for c in doc["checks"]] == [f"specs/{OK}", f"specs/{BUG}"]
     ok = doc["checks"][0]
-    assert (ok["status"], ok["states"], ok["transitions"], ok["params"]) == ("pass", 2085, 6806, {"N": 4})
-    assert ok["state_digest"].startswith("2085:") and len(ok["sha256"]) == 64
+    assert (ok["status"], ok["states"], ok["transitions"], ok["params"]) == ("pass", 33, 32, {"N": 4})
+    assert ok["state_digest"].startswith("33:") and len(ok["sha256"]) == 64
     assert doc["checks"][1]["violated"] == doc["checks"][1]["expected"] == ["deadlock", "lost_notification"]
     assert doc["options"]["order"] == "bfs"
     code, out, _ = _cli("verify-certificate", "cert.json", cwd=tmp_path)
@@ -189,11 +189,11 @@ def _reseal(doc):
 
 
 @pytest.mark.parametrize("tamper, says", [
-    (lambda d: d["checks"][0].update(states=2084), "states: the certificate says 2084, the check gives 2085"),
+    (lambda d: d["checks"][0].update(states=32), "states: the certificate says 32, the check gives 33"),
     (lambda d: d["checks"][0].update(transitions=1), "transitions"),
     (lambda d: d["checks"][1].update(status="fail"), 'status: the certificate says "fail"'),
     (lambda d: d["checks"][1].update(violated=[]), "violated"),
-    (lambda d: d["checks"][0].update(state_digest="2085:" + "0" * 32), "state_digest"),
+    (lambda d: d["checks"][0].update(state_digest="33:" + "0" * 32), "state_digest"),
     (lambda d: d["options"].update(max_states=100), "stop_reason"),
 ])
 @pytest.mark.parametrize("resealed", [False, True])
@@ -245,4 +245,4 @@ def test_a_certificate_from_cached_results_has_the_state_digest(tmp_path, spy):
     code, out, _ = _cli(*base, "--certificate", str(tmp_path / "b.json"))
     assert len(spy) == 2 and "(from the cache)" in out
     a, b = (json.loads((tmp_path / n).read_text())["checks"][0] for n in ("a.json", "b.json"))
-    assert a == b and a["state_digest"].startswith("2085:")
+    assert a == b and a["state_digest"].startswith("33:")

@@ -6,6 +6,7 @@ from strategies import specs
 from strategies_data import data_specs
 from test_data import DEEP_DATA, _agree
 from test_differential import DEEP, agree
+from test_reduction import reduced_agrees
 
 
 @pytest.mark.deep
@@ -27,3 +28,10 @@ def test_deep_atomic_tensor_waits_agree_with_reference(text):
 @given(data_specs())
 def test_deep_data_race_agrees_with_brute_force(text):
     _agree(text, "pto")
+
+
+@pytest.mark.deep
+@DEEP
+@given(specs(max_visible=10))
+def test_deep_reduced_search_judges_like_the_reference(text):
+    reduced_agrees(text, max_states=20_000)

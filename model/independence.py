@@ -1,0 +1,364 @@
+"""Which steps commute: stubborn sets for partial-order reduction. Entry point: `Reduction(system)`.
+
+`Reduction(system).ample(state, steps)` gives a subset of the enabled `steps` of `state` that is
+a stubborn set (or None: explore them all). It is built per state from the processes:
+start from one process that can move and close the set under "must come along":
+
+- a process that can move needs every other process whose *future* steps (any statement
+  still reachable in its code from where it stands, over-approximated from the footprints of
+  model/analysis.py) may conflict with its step: a write to an element the other may read or
+  write, a read of an element the other may write, or, where the lost-notification ghost
+  lives, a step of a possible reader of an element the other may Set or reset (the step can
+  drop the reader's pending mark, and the judgement of an overwrite depends on the readers'
+  positions);
+- a process that cannot move needs every process that may enable it: the writers of the
+  element its wait reads, the blocks its `launch` waits for, the hosts a `host_barrier`
+  waits for.
+
+A host with a `launch` still ahead counts its kernel's footprint (every block, every launch)
+and, where the ghost exists, the ghost elements of its rank (a launch shifts their marks)
+as its own. A running block's own host is never needed by it: the host can do nothing
+before all its blocks return.
+
+Every step kept commutes with every step the processes left out may take before one of the
+kept processes moves, and none of those can enable a kept process that is blocked: the set
+is stubborn (conditions D1 and D2 of Valmari), so every terminal state and, with the
+explorer's cycle proviso (a state is expanded fully when a kept step closes a cycle),
+every reachable fault, overwrite and doomed state has a representative in the reduced graph.
+docs/trust.md gives the argument. Programs with data statements (happens-before clocks)
+and `--set-granularity line` are not reduced: `supported` is False for them.
+"""
+
+from __future__ import annotations
+
+from model import analysis as A
+from model import ir
+
+_DATA = (ir.Load, ir.Store, ir.FetchAdd, ir.Cas, ir.Copy, ir.Access, ir.WaitEvent, ir.TestEvent, ir.Fence)
+
+
+def supported(system) -> tuple[bool, str]:
+    """Whether the reduction applies to `system`, and why not."""
+    p = system.program
+    if p.buffers or any(isinstance(x, _DATA) for c in (p.host, p.kernel) for x in c.instrs):
+        return False, "the program has data statements (happens-before is not reduced)"
+    if system.lines:
+        return False, "--set-granularity line is not reduced"
+    return True, ""
+
+
+class _Future:
+    """Per instruction of one process context: what the process may still touch from there
+    (the instruction itself included), as bitmasks of global positions."""
+
+    __slots__ = ("rw", "w", "s", "m", "r_up", "r_down", "w_up", "w_down", "reads", "now_r", "now_w", "info")
+
+    def __init__(self, n):
+        self.rw = [0] * n  # any access
+        self.w = [0] * n  # writes
+        self.s = [0] * n  # Set / reset writes
+        self.m = [0] * n  # wait / test reads of ghost elements
+        self.r_up = [0] * n  # reads whose outcome an increase can change (all but GE/GT waits)
+        self.r_down = [0] * n  # reads whose outcome a decrease can change (all but LE/LT waits)
+        self.w_up = [0] * n  # writes other than AtomicAdds of values >= 0
+        self.w_down = [0] * n  # writes other than AtomicAdds of values <= 0
+        self.reads = [0] * n  # the TWAIT / TTEST instructions reachable (a bitmask of their indices)
+        self.info = [None] * n  # per TWAIT / TTEST: (positions, cmp, smallest, largest operand or None, mono)
+        self.now_r = [0] * n  # the instruction's own reads
+        self.now_w = [0] * n  # ... and writes
+
+
+_FIELDS = ("rw", "w", "s", "m", "r_up", "r_down", "w_up", "w_down", "reads")
+_UP, _DOWN = ("GE", "GT"), ("LE", "LT")
+
+
+def _bits(mask: int):
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _single(view: ir.View) -> bool:
+    """Whether a view names one element (an index for every dimension)."""
+    return len(view.selectors) == len(view.signal.dims) and all(isinstance(x, ir.Index) for x in view.selectors)
+
+
+class Reduction:
+    def __init__(self, system):
+        self.system = system
+        ok, why = supported(system)
+        self.enabled = ok
+        self.why_not = why
+        if not ok:
+            return
+        s = system
+        self.R, self.B, self.n = s.R, s.B, s.nprocs
+        self.ghost = 0
+        for p in s.ghost_positions:
+            self.ghost |= 1 << p
+        an = s.analysis
+        self._fut = {}
+        kernel_union = {}
+        for kind, r, b in an.contexts():
+            self._fut[(kind, r, b)] = self._reachable(kind, r, b)
+        for r in range(self.R):
+            u = dict.fromkeys(_FIELDS, 0)
+            for b in range(self.B):
+                f = self._fut[("kernel", r, b)]
+                if f.rw:
+                    for name in _FIELDS:
+                        u[name] |= getattr(f, name)[0]
+            gmask = self.ghost & (((1 << s.E) - 1) << (r * s.E))
+            for name in ("rw", "w", "w_up", "w_down"):  # a launch shifts the marks of the rank's ghost
+                u[name] |= gmask
+            kernel_union[r] = u
+        # hosts: the kernel counts from every instruction that can still reach a launch
+        code = an.codes["host"]
+        for r in range(self.R):
+            f = self._fut[("host", r, 0)]
+            reach = self._reaches_launch(code)
+            u = kernel_union[r]
+            for pc in range(len(code.instrs)):
+                if reach[pc]:
+                    for name in _FIELDS:
+                        getattr(f, name)[pc] |= u[name]
+            for pc, ins in enumerate(code.instrs):
+                if isinstance(ins, ir.Launch):
+                    gmask = self.ghost & (((1 << s.E) - 1) << (r * s.E))
+                    f.now_w[pc] |= gmask
+        self.kinds = tuple(self._fut[("host", i, 0)] if i < self.R else
+                           self._fut[("kernel", (i - self.R) // self.B, (i - self.R) % self.B)]
+                           for i in range(self.n))
+        self._instrs = (code.instrs, an.codes["kernel"].instrs)
+        self.reduced = 0  # states where a proper subset was kept
+
+    def _reachable(self, kind, r, b) -> _Future:
+        s = self.system
+        an = s.analysis
+        code = an.codes[kind]
+        fps = an.footprints(kind, r, b)
+        envs, ctx = an.envs(kind, r, b)
+        n = len(code.instrs)
+        f = _Future(n)
+        g = self.ghost
+        for pc, (ins, fp, env) in enumerate(zip(code.instrs, fps, envs)):
+            f.now_r[pc] = fp.reads
+            f.now_w[pc] = fp.writes
+            f.rw[pc] = fp.reads | fp.writes
+            f.w[pc] = fp.writes
+            f.s[pc] = fp.sets
+            f.m[pc] = fp.reads & g
+            r_up = r_down = fp.reads
+            mono = isinstance(ins, ir.Wait) and (s.atomic_waits or _single(ins.view))
+            if mono:
+                if ins.cmp in _UP:
+                    r_up &= g
+                elif ins.cmp in _DOWN:
+                    r_down &= g
+            f.r_up[pc], f.r_down[pc] = r_up, r_down
+            if isinstance(ins, ir.READ_INSTRS) and fp.reads and env is not None:
+                f.reads[pc] = 1 << pc
+                values = A.evaluate(ins.value, env, ctx)
+                lo, hi = (None, None) if values is A.TOP or not values else (min(values), max(values))
+                f.info[pc] = (fp.reads & ~g, ins.cmp, lo, hi, mono)
+            w_up = w_down = fp.writes
+            if isinstance(ins, ir.Notify) and ins.op != ir.SET and env is not None:
+                values = A.evaluate(ins.value, env, ctx)
+                if values is not A.TOP and values:
+                    if min(values) >= 0:
+                        w_up &= g
+                    if max(values) <= 0:
+                        w_down &= g
+            f.w_up[pc], f.w_down[pc] = w_up, w_down
+        changed = True
+        while changed:
+            changed = False
+            for pc in range(n - 1, -1, -1):
+                for name in _FIELDS:
+                    col = getattr(f, name)
+                    m = col[pc]
+                    for q in A.successors(code, pc):
+                        m |= col[q]
+                    if m != col[pc]:
+                        col[pc] = m
+                        changed = True
+        return f
+
+    @staticmethod
+    def _reaches_launch(code: ir.Code) -> list[bool]:
+        n = len(code.instrs)
+        reach = [isinstance(x, ir.Launch) for x in code.instrs]
+        changed = True
+        while changed:
+            changed = False
+            for pc in range(n - 1, -1, -1):
+                if not reach[pc] and any(reach[q] for q in A.successors(code, pc)):
+                    reach[pc] = changed = True
+        return reach
+
+    # ------------------------------------------------------------ per state
+
+    def ample(self, state, steps: list):
+        """A stubborn subset of `steps` (the enabled steps of `state`), or None for all of them."""
+        if len(steps) < 2:
+            return None
+        R = self.R
+        procs = state[0]
+        moving: dict[int, list] = {}
+        for st in steps:
+            if st.process < 0:  # the joint host_barrier step belongs to every host
+                for h in range(R):
+                    moving.setdefault(h, []).append(st)
+            else:
+                moving.setdefault(st.process, []).append(st)
+        touch = {i: self._touch(i, procs[i][0], sts) for i, sts in moving.items()}
+        best = self._choose(procs, moving, touch, len(steps), state[1])
+        if best is None:
+            return None
+        self.reduced += 1
+        return [st for st in steps if (st.process in best if st.process >= 0 else 0 in best)]
+
+    def _touch(self, i: int, pc: int, sts: list) -> tuple:
+        """What the steps of process i touch, by how they may interfere: elements written by an
+        increase, a decrease, no change, anything; read by a wait that an increase (a decrease)
+        cannot falsify, by anything; and whether the joint host_barrier step is among them."""
+        f = self.kinds[i]
+        ins = self._instrs[i >= self.R][pc]
+        ghost = self.ghost
+        w_up = w_down = w_nop = w_any = r_up = r_down = r_any = 0
+        barrier = False
+        notify = ins.__class__ is ir.Notify
+        # a wait that completes, or a TTEST that holds now, keeps its outcome under increases
+        # (GE, GT) or decreases (LE, LT) of what it reads
+        mono = ins.__class__ in (ir.Wait, ir.Test) and (self.system.atomic_waits or _single(ins.view))
+        for st in sts:
+            if st.process < 0:
+                barrier = True
+                continue
+            if st.events:  # a faulting step (or one with an overwrite): whatever it may touch
+                r_any |= f.now_r[pc]
+                w_any |= f.now_w[pc]
+            for q, old, new in st.writes:
+                bit = 1 << q
+                if bit & ghost or not notify:
+                    w_any |= bit
+                elif ins.op == ir.SET:
+                    if old == new:
+                        w_nop |= bit
+                    else:
+                        w_any |= bit
+                elif new > old:
+                    w_up |= bit
+                elif new < old:
+                    w_down |= bit
+                else:
+                    w_nop |= bit
+            for q in st.reads:
+                bit = 1 << q[0]
+                if mono and not q[3]:  # a TTEST that fails now: any write may change that
+                    r_any |= bit
+                elif mono and ins.cmp in _UP:
+                    r_up |= bit
+                elif mono and ins.cmp in _DOWN:
+                    r_down |= bit
+                else:
+                    r_any |= bit
+        if ins.__class__ is ir.Launch:
+            w_any |= f.now_w[pc]
+        return (w_up, w_down, w_nop, w_any, r_up, r_down, r_any, barrier)
+
+    def _falsified(self, j: int, pc: int, written: int, up: bool, values: tuple) -> bool:
+        """Whether an increase (`up`) or a decrease of the elements `written` may change the
+        outcome of a TWAIT or TTEST that process j may still execute from pc. Not when the
+        read is a wait that the change can only help (a completing wait stays complete), or a
+        comparison that already holds at the current values for every operand it can have."""
+        f = self.kinds[j]
+        if written & self.ghost & (f.r_up[pc] if up else f.r_down[pc]):
+            return True
+        ks = f.reads[pc]
+        while ks:
+            low = ks & -ks
+            ks ^= low
+            positions, cmp, lo, hi, mono = f.info[low.bit_length() - 1]
+            hit = positions & written
+            if not hit:
+                continue
+            if up and cmp in _UP:
+                if mono:
+                    continue
+                if hi is not None and all(values[q] >= hi if cmp == "GE" else values[q] > hi for q in _bits(hit)):
+                    continue
+            elif not up and cmp in _DOWN:
+                if mono:
+                    continue
+                if lo is not None and all(values[q] <= lo if cmp == "LE" else values[q] < lo for q in _bits(hit)):
+                    continue
+            return True
+        return False
+
+    def _choose(self, procs, moving, touch, nsteps, values):
+        """The processes of the smallest stubborn set found (one seed per moving process), or
+        None when every one of them needs all the steps."""
+        R, B = self.R, self.B
+        kinds = self.kinds
+        running = [j for j, p in enumerate(procs) if p is not None and p[1] >= 0]
+        fut = {}
+        for j in running:
+            f, pc = kinds[j], procs[j][0]
+            fut[j] = (f.rw[pc], f.w[pc], f.s[pc], f.r_up[pc], f.r_down[pc], f.w_up[pc], f.w_down[pc])
+        need_cache: dict[int, tuple] = {}
+
+        def needs(i: int) -> tuple:
+            hit = need_cache.get(i)
+            if hit is not None:
+                return hit
+            pc = procs[i][0]
+            own_host = (i - R) // B if i >= R else -1
+            ins = self._instrs[i >= R][pc]
+            out = []
+            if i in moving:
+                w_up, w_down, w_nop, w_any, r_up, r_down, r_any, barrier = touch[i]
+                m_now = kinds[i].m[pc]
+                for j in running:
+                    if j == i or j == own_host:
+                        continue
+                    rw, w, s, fr_up, fr_down, fw_up, fw_down = fut[j]
+                    if ((w_any & rw) or ((w_up | w_down) & w) or (w_nop & (w | (fr_up & fr_down))) or (r_any & w)
+                            or (r_up & fw_up) or (r_down & fw_down) or (m_now & s)
+                            or (w_up & fr_up and self._falsified(j, procs[j][0], w_up, True, values))
+                            or (w_down & fr_down and self._falsified(j, procs[j][0], w_down, False, values))):
+                        out.append(j)
+                if barrier:
+                    out.extend(h for h in range(R) if h != i)
+            elif isinstance(ins, ir.Join):
+                base = R + i * B
+                out.extend(k for k in range(base, base + B) if procs[k] is not None)
+            elif isinstance(ins, ir.HostBarrier):
+                out.extend(h for h in range(R) if h != i)
+            else:  # a blocked wait: whoever may write what it reads
+                reads = kinds[i].now_r[pc]
+                for j in running:
+                    if j != i and j != own_host and reads & fut[j][1]:
+                        out.append(j)
+            hit = need_cache[i] = tuple(out)
+            return hit
+
+        best = None
+        best_size = nsteps
+        for seed in sorted(moving):
+            members = {seed}
+            work = [seed]
+            size = 0
+            while work and size < best_size:
+                i = work.pop()
+                size += len(moving.get(i, ()))
+                for j in needs(i):
+                    if j not in members:
+                        members.add(j)
+                        work.append(j)
+            if not work and size < best_size:
+                best, best_size = members, size
+                if size == 1:
+                    break
+        return None if best is None else frozenset(best)

@@ -303,3 +303,13 @@ def test_same_input_same_output_byte_for_byte():
         proc = subprocess.run([sys.executable, "-m", "checker", "extract", kernel("runtime_peer")], cwd=ROOT, env=env,
                               capture_output=True, text=True)
         assert proc.returncode == 0 and proc.stdout == extract([kernel("runtime_peer")]).sig_text
+
+
+def test_readme_kernel_example_is_real_output(monkeypatch):
+    readme = (ROOT / "README.md").read_text()
+    command = "$ cd tests/frontends/corpus/bug_counter_set && sigproof check bug_counter_set.cpp\n"
+    shown = readme.split(command, 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(CORPUS / "bug_counter_set")
+    code, out, _ = sigproof("check", "bug_counter_set.cpp", "--no-timing", "-j", "1")
+    assert code == 1
+    assert re.sub(r", \d+\.\d\d s\n", "\n", shown) == out

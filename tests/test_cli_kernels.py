@@ -313,3 +313,35 @@ def test_readme_kernel_example_is_real_output(monkeypatch):
     code, out, _ = sigproof("check", "bug_counter_set.cpp", "--no-timing", "-j", "1")
     assert code == 1
     assert re.sub(r", \d+\.\d\d s\n", "\n", shown) == out
+
+
+def test_ci_formats_annotate_the_cpp_line():
+    code, out, _ = sigproof("check", kernel("bug_slot_overrun"), "--format", "sarif", "--no-timing", "-j", "1")
+    assert code == 1
+    (result,) = json.loads(out)["runs"][0]["results"]
+    where = result["locations"][0]["physicalLocation"]
+    assert where["artifactLocation"]["uri"] == kernel("bug_slot_overrun") and where["region"]["startLine"] == 20
+    _, out, _ = sigproof("check", kernel("bug_slot_overrun"), "--format", "github", "--no-timing", "-j", "1")
+    assert out.startswith(f"::error file={kernel('bug_slot_overrun')},line=20,col=5,")
+
+
+def test_relocation_maps_every_span_and_location_in_text():
+    """The library layer: spans and `skeleton:L:C` in messages and warnings map to C++, an
+    unmapped line to the kernel's declaration, a bare skeleton name to the kernel file."""
+    from checker.kernels import Origins, cited
+    from checker.result import Assumed, ProcessRef, Result, Stats, TraceStep, Violation
+    from model.errors import Span
+
+    call, at = Span("k.cpp", 20, 5, 20, 40), Span("k.cpp", 3, 10, 3, 10)
+    origins = Origins("k.cpp.sig", "k.cpp", {14: call}, at)
+    step = TraceStep(1, ProcessRef("kernel", 0, 0, "rank 0 block 0"), Span("k.cpp.sig", 14, 9, 14, 30), "TNOTIFY(f, 1, Set)", ())
+    result = Result("k.cpp.sig", {"N": 2}, [Violation("error", "bad index at k.cpp.sig:14:9", (step,),
+                                                        span=Span("k.cpp.sig", 2, 1, 2, 5))],
+                    stats=Stats(1, 1, 0.0), warnings=("k.cpp.sig:14:3: warning: x", "k.cpp.sig: note"))
+    out = cited(result, origins, (Assumed(at, "something"),))
+    (v,) = out.violations
+    assert out.spec == "k.cpp" and v.trace[0].span == call and v.span == at
+    assert v.message == "bad index at k.cpp:20:5"
+    assert out.warnings == ("k.cpp:20:5: warning: x", "k.cpp: note")
+    assert out.assumptions[0].text == "k.cpp:3:10: assumed: something"
+    assert result.violations[0].trace[0].span.file == "k.cpp.sig"  # the input record is not changed

@@ -85,7 +85,6 @@ class Extraction:
     kernel: str
     kernel_at: Loc | None = None  # the kernel function's name in its declaration
 
-
     def origin(self, sig_line: int) -> SourceMapEntry | None:
         return next((e for e in self.source_map if e.sig_line == sig_line), None)
 

@@ -1,4 +1,5 @@
-"""Command line: `sigproof check PATH...`, `sigproof graph SPEC` and `sigproof export --promela SPEC`.
+"""Command line: `sigproof check PATH...` (specs and C++ kernels), `sigproof extract KERNEL.cpp`,
+`sigproof graph SPEC` and `sigproof export --promela SPEC`.
 Entry: `run`; `main` exits.
 
 Exit status: 0 every spec gave its expected verdict; 1 some spec did not; 2 a spec or usage
@@ -10,9 +11,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 from typing import IO
 
-from checker.check import Options, UsageError, check_paths, exit_status, read_spec, spec_files
+from checker.check import Options, UsageError, exit_status, read_spec, spec_files
+from checker.kernels import check_inputs, is_kernel
 from checker.report import json_doc, text, write_json
 from checker.result import PROPERTIES
 from model import SpecErrors, compile_spec, parse
@@ -34,10 +37,12 @@ def _parser() -> argparse.ArgumentParser:
                                 epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"sigproof {_version()}")
     sub = p.add_subparsers(dest="command", required=True)
-    c = sub.add_parser("check", help="check .sig specs (files, or folders searched for *.sig)", epilog=EPILOG,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    c = sub.add_parser("check", help="check .sig specs and C++ kernels (files, or folders searched for *.sig and "
+                                     "*.cpp)", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     c.add_argument("paths", nargs="+", metavar="PATH")
     _common(c)
+    c.add_argument("--config", metavar="sigproof.toml",
+                   help="extraction config of every C++ kernel (default: the sigproof.toml beside each kernel)")
     c.add_argument("--max-states", type=int, default=None, metavar="N", help="stop (inconclusive) after N states")
     c.add_argument("--sweep", action="append", default=[], metavar="NAME=LO..HI",
                    help="check every value of a param in the range (repeatable: all combinations)")
@@ -93,6 +98,10 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--format", choices=("dot", "graphml"), default="dot")
     g.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     _export_parser(sub)
+    x = sub.add_parser("extract", help="write the .sig skeleton of a PTO C++ kernel (its assumptions on stderr)")
+    x.add_argument("files", nargs="+", metavar="KERNEL.cpp", help="the kernel's file first, then helper sources")
+    x.add_argument("--config", metavar="sigproof.toml", help="config file (default: sigproof.toml beside the kernel)")
+    x.add_argument("-o", "--output", metavar="OUT.sig", help="write here instead of stdout")
     return p
 
 
@@ -205,6 +214,8 @@ def run(argv: list[str], stdout: IO[str], stderr: IO[str]) -> int:
             return _verify_certificate(args, stdout, stderr)
         if args.command == "export":
             return _export(args, stdout, stderr)
+        if args.command == "extract":
+            return _extract(args, stdout, stderr)
         return _check(args, stdout, stderr)
     except UsageError as e:
         stderr.write(f"sigproof: error: {e}\n")
@@ -235,7 +246,20 @@ def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
         from checker.terminal import Progress
 
         progress = Progress(stderr)
-    results = check_paths(args.paths, params, options, jobs=jobs, progress=progress, cache=cache)
+    config = None
+    if args.config:
+        from frontends.cpp import ExtractError
+        from frontends.cpp.config import from_file
+
+        try:
+            config = from_file(Path(args.config))
+        except ExtractError as e:
+            stderr.write(f"{e}\n")
+            return EXIT_ERROR
+    if args.certificate and any(is_kernel(Path(p)) for p in args.paths):
+        raise UsageError("--certificate covers .sig specs only: write the kernel's skeleton with "
+                         "`sigproof extract KERNEL.cpp -o KERNEL.sig` and check that")
+    results = check_inputs(args.paths, params, options, jobs=jobs, progress=progress, cache=cache, config=config)
     seen = set()
     for r in results:
         if r.error is not None:
@@ -393,6 +417,26 @@ def _export(args, stdout: IO[str], stderr: IO[str]) -> int:
             out.write(model)
     except OSError as e:
         raise UsageError(f"cannot write {args.output}: {e.strerror}") from None
+    return EXIT_OK
+
+
+def _extract(args, stdout: IO[str], stderr: IO[str]) -> int:
+    from frontends.cpp import ExtractError, extract
+    from frontends.cpp.config import from_file
+
+    try:
+        config = from_file(Path(args.config)) if args.config else None
+        extraction = extract(args.files, config)
+    except ExtractError as e:
+        stderr.write(f"{e}\n")
+        return EXIT_ERROR
+    if args.output:
+        with _open_output(args.output, "-o") as out:
+            out.write(extraction.sig_text)
+    else:
+        stdout.write(extraction.sig_text)
+    for a in extraction.assumptions:
+        stderr.write(f"{a}\n")
     return EXIT_OK
 
 

@@ -41,6 +41,10 @@ def text(results: list[Result], out: IO[str], *, quiet: bool = False, timing: bo
             out.write("  (from the cache)\n")
         if r.stop:
             out.write(f"  stopped early: {r.stop.detail}\n")
+        if r.assumptions and not quiet:
+            out.write(f"  assumptions of the extraction ({len(r.assumptions)}):\n")
+            for a in r.assumptions:
+                out.write(f"    {a.text}\n")
         if not quiet:
             for v in r.violations:
                 expected = " (expected)" if v.property in r.expected else ""
@@ -139,6 +143,9 @@ def _result(r: Result, timing: bool) -> dict:
             for v in r.violations
         ],
     }
+    if r.assumptions is not None:  # a C++ kernel: what its extraction assumed
+        doc["assumptions"] = [{"file": a.span.file, "line": a.span.line, "column": a.span.col, "message": a.message}
+                              for a in r.assumptions]
     if r.warnings:
         doc["warnings"] = list(r.warnings)
     if r.stop:

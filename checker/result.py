@@ -282,6 +282,19 @@ class Violation:
 
 
 @dataclass(frozen=True)
+class Assumed:
+    """What the extraction of a C++ kernel assumed where the code did not say, at its C++ location."""
+
+    span: Span
+    message: str
+    kind = "assumption"
+
+    @property
+    def text(self) -> str:
+        return f"{self.span}: assumed: {self.message}"
+
+
+@dataclass(frozen=True)
 class Stop:
     """Why a run stopped before its verdict was settled over the whole state space."""
 
@@ -310,6 +323,7 @@ class Result:
     error: str | None = None  # a spec or usage error (rendered): nothing was checked
     warnings: tuple[str, ...] = ()  # rendered spec warnings (the CLI writes them to standard error)
     cached: bool = False  # loaded from a result cache (checker/cache.py), not explored in this run
+    assumptions: tuple[Assumed, ...] | None = None  # a C++ kernel's extraction (None: a .sig spec)
 
     @property
     def violated(self) -> list[str]:

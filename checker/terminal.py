@@ -54,6 +54,10 @@ def text(results: list[Result], out: IO[str], *, quiet: bool = False, timing: bo
             c.print("  (from the cache)", style="dim")
         if r.stop:
             c.print(f"  stopped early: {escape(r.stop.detail)}", style="yellow")
+        if r.assumptions and not quiet:
+            c.print(f"  assumptions of the extraction ({len(r.assumptions)}):", style="bold")
+            for a in r.assumptions:
+                c.print(f"    {escape(a.text)}", style="yellow")
         if not quiet:
             if r.spec not in sources:
                 sources[r.spec] = _lines(r.spec)

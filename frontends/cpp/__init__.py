@@ -83,6 +83,7 @@ class Extraction:
     assumptions: tuple[Assumption, ...]
     call_sites: tuple[CallSite, ...]
     kernel: str
+    kernel_at: Loc | None = None  # the kernel function's name in its declaration
 
     def origin(self, sig_line: int) -> SourceMapEntry | None:
         return next((e for e in self.source_map if e.sig_line == sig_line), None)
@@ -332,8 +333,8 @@ def _assemble(interp: Interp, kernel: Function, cfg: dict, stmts: list, launch_b
     pr.add("}")
     pr.add("")
     pr.add("host {")
-    for line in host_lines:
-        pr.add("    " + line)
+    for line in host_lines:  # host code is not extracted: its lines come from the config, cited at the kernel
+        pr.add("    " + line, kloc)
     pr.add("}")
     for chk in cfg.get("check", []):
         if chk != "clean_exit":
@@ -347,7 +348,7 @@ def _assemble(interp: Interp, kernel: Function, cfg: dict, stmts: list, launch_b
     sites = tuple(sorted((CallSite(s.kind, s.loc.file, s.loc.line, s.loc.col,
                                    *(LEVEL_NAMES[s.levels[k]] for k in ("signal", "index", "peer", "value", "opcmp")))
                           for s in interp.sites.values()), key=lambda c: (c.file, c.line, c.col)))
-    return Extraction(text, smap, assumptions, sites, kernel.name)
+    return Extraction(text, smap, assumptions, sites, kernel.name, kloc)
 
 
 def _texts(stmts: list):

@@ -1,6 +1,7 @@
 """python -m frontends.cpp KERNEL.cpp [HELPER.cpp ...] [--config sigproof.toml]
 
-Prints the extracted .sig skeleton on stdout and the assumptions on stderr.
+Prints the extracted .sig skeleton on stdout and the assumptions on stderr (as does
+`sigproof extract`, which can also write a file with -o; `sigproof check KERNEL.cpp` checks it).
 Exit status: 0 on success, 2 when the input cannot be read.
 """
 

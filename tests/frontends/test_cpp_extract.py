@@ -32,7 +32,9 @@ KERNELS = sorted(p.name for p in CORPUS.iterdir() if (p / f"{p.name}.cpp").is_fi
 VERDICTS = {
     "a2a_barrier": set(),
     "bug_counter_set": {"deadlock"},
+    "bug_done_epilogue": {"dirty_exit"},
     "bug_ring_poll_eq": {"deadlock", "lost_notification"},
+    "bug_slot_overrun": {"error"},
     "counter_barrier": set(),
     "credit_epilogue": set(),
     "emitc_barrier": set(),

@@ -1,0 +1,185 @@
+"""Check PTO C++ kernels directly: extract each kernel's .sig skeleton (frontends.cpp), check
+it like any spec, and cite the kernel's C++ locations in what comes back. Entry: `check_inputs`.
+
+The skeleton is checked under the name `KERNEL.cpp.sig` (the file `sigproof extract KERNEL.cpp
+-o KERNEL.cpp.sig` would write). Afterwards every span of the result (violations, trace steps,
+stuck processes, faults, races) is replaced by the C++ range the extractor's source map gives
+for its skeleton line, and `file:line:col` locations inside rendered messages, warnings and
+errors likewise. A skeleton line with no C++ origin (`ranks`, `param NRANKS`, a closing brace)
+is cited at the kernel's declaration. The result names the kernel file and carries the
+extraction's assumptions. Known limitation: a span is mapped per line, so a column inside a
+skeleton line becomes the whole C++ call it comes from.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Mapping
+
+from checker.check import Options, UsageError, _run, _tasks
+from checker.result import Assumed, Result
+from model import SpecErrors, compile_spec, parse
+from model.errors import Span
+
+KERNEL_SUFFIXES = (".cpp", ".cc", ".cxx")
+
+
+def is_kernel(path: Path) -> bool:
+    return path.suffix in KERNEL_SUFFIXES
+
+
+def inputs(paths: Iterable[str]) -> list[Path]:
+    """The files named, and those under each folder named: *.sig specs and *.cpp kernels, sorted."""
+    files: list[Path] = []
+    paths = list(paths)
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            files += sorted(q for q in p.rglob("*") if q.is_file() and (q.suffix == ".sig" or is_kernel(q)))
+        elif p.exists():
+            files.append(p)
+        else:
+            raise UsageError(f"{raw}: no such file or folder")
+    if not files:
+        raise UsageError(f"no .sig or .cpp files under {' '.join(paths)}")
+    return files
+
+
+@dataclass(frozen=True)
+class Origins:
+    """Where the lines of a skeleton come from in C++: `lines` by skeleton line, else `fallback`."""
+
+    skeleton: str                # the name the skeleton was checked under
+    kernel: str                  # the kernel file
+    lines: Mapping[int, Span]
+    fallback: Span
+
+    def span(self, s: Span) -> Span:
+        if s.file != self.skeleton:
+            return s
+        return self.lines.get(s.line, self.fallback)
+
+    def text(self, t: str) -> str:
+        """`skeleton:L:C` locations in rendered text, mapped; the bare skeleton name, the kernel's."""
+        def one(m: re.Match) -> str:
+            if m.group(1) is None:
+                return self.kernel
+            return str(self.span(Span(self.skeleton, int(m.group(1)), int(m.group(2)), 0, 0)))
+
+        return re.sub(re.escape(self.skeleton) + r"(?::(\d+):(\d+))?", one, t)
+
+
+def origins_of(extraction, skeleton: str, kernel: str) -> Origins:
+    lines = {e.sig_line: Span(e.file, e.line, e.col, e.end_line, e.end_col) for e in extraction.source_map}
+    at = extraction.kernel_at or Span(kernel, 1, 1, 1, 1)
+    return Origins(skeleton, kernel, lines, at)
+
+
+def relocate(x, origins: Origins):
+    """A result record with every span and every location in its text mapped to C++."""
+    if isinstance(x, Span):
+        return origins.span(x)
+    if isinstance(x, str):
+        return origins.text(x)
+    if isinstance(x, tuple):
+        return tuple(relocate(y, origins) for y in x)
+    if isinstance(x, list):
+        return [relocate(y, origins) for y in x]
+    if isinstance(x, dict):
+        return {k: relocate(v, origins) for k, v in x.items()}
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        changes = {f.name: relocate(getattr(x, f.name), origins) for f in dataclasses.fields(x)}
+        return dataclasses.replace(x, **changes)
+    return x
+
+
+def _excerpts(text: str) -> str:
+    """A rendered spec error shows the skeleton's line and a caret under its location; once the
+    location is the kernel's, show the C++ line instead."""
+    out: list[str] = []
+    for line in text.splitlines():
+        if line.startswith("    "):
+            continue  # the skeleton's line and caret
+        out.append(line)
+        m = re.match(r"(.+?):(\d+):(\d+): error: ", line)
+        source = _line_of(m.group(1), int(m.group(2))) if m else None
+        if source is not None:
+            out += ["    " + source, "    " + " " * (int(m.group(3)) - 1) + "^"]
+    return "\n".join(out)
+
+
+def _line_of(path: str, line: int) -> str | None:
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    text = lines[line - 1].replace("\t", " ") if 1 <= line <= len(lines) else None
+    return text if text is not None and len(text) <= 200 else None
+
+
+def _source_tasks(source: str, name: str, params: Mapping) -> list:
+    """As checker.check._tasks, for a spec given as text: a Result (an error) or a
+    (Program, name, source) triple per combination of the swept params."""
+    try:
+        spec = parse(source, name)
+    except SpecErrors as e:
+        return [Result(name, {}, error=e.render())]
+    fixed = {k: v for k, v in params.items() if isinstance(v, int)}
+    swept = [(k, list(v)) for k, v in params.items() if not isinstance(v, int)]
+    out = []
+    for values in itertools.product(*(v for _, v in swept)):
+        chosen = dict(zip((k for k, _ in swept), values))
+        try:
+            out.append((compile_spec(spec, {**fixed, **chosen}), name, source))
+        except SpecErrors as e:
+            out.append(Result(name, {**fixed, **chosen}, error=e.render()))
+    return out
+
+
+def kernel_tasks(path: Path, params: Mapping, config: dict | None = None) -> tuple[list, Origins | None, tuple]:
+    """Extract a kernel: its check tasks, the origins of its skeleton lines and its assumptions.
+    An extraction error is one error Result."""
+    from frontends.cpp import ExtractError, extract
+
+    name = path.as_posix()
+    try:
+        extraction = extract([name], config)
+    except ExtractError as e:
+        return [Result(name, {}, error=str(e), assumptions=())], None, ()
+    skeleton = name + ".sig"
+    assumptions = tuple(Assumed(Span(a.file, a.line, a.col, a.line, a.col), a.text) for a in extraction.assumptions)
+    return _source_tasks(extraction.sig_text, skeleton, params), origins_of(extraction, skeleton, name), assumptions
+
+
+def cited(result: Result, origins: Origins, assumptions: tuple) -> Result:
+    """A skeleton's result as the kernel's: C++ spans, the kernel's name, its assumptions."""
+    out = relocate(result, origins)
+    if out.error is not None:
+        out.error = _excerpts(out.error)
+    out.spec = origins.kernel
+    out.assumptions = assumptions
+    return out
+
+
+def check_inputs(paths: Iterable[str], params: Mapping | None = None, options: Options = Options(), jobs: int = 1,
+                 progress=None, cache=None, config: dict | None = None) -> list[Result]:
+    """Check .sig specs and C++ kernels (and folders holding them), as checker.check.check_paths
+    does for specs, with one Result per spec or kernel and param combination, in order.
+    `config` replaces each kernel's sigproof.toml (see frontends.cpp.extract)."""
+    params = params or {}
+    tasks: list = []
+    owners: list = []  # per task: (origins, assumptions) of its kernel, or None for a .sig spec
+    for path in inputs(paths):
+        if is_kernel(path):
+            ts, origins, assumptions = kernel_tasks(path, params, config)
+            owner = (origins, assumptions) if origins is not None else None
+        else:
+            ts, owner = _tasks(path, params), None
+        tasks += ts
+        owners += [owner] * len(ts)
+    results = _run(tasks, options, jobs, progress, cache)
+    return [r if owner is None else cited(r, *owner) for r, owner in zip(results, owners)]

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from model import analysis as A
 from model import ir
+from model.cint import COMPARE
 
 _DATA = (ir.Load, ir.Store, ir.FetchAdd, ir.Cas, ir.Copy, ir.Access, ir.WaitEvent, ir.TestEvent, ir.Fence)
 
@@ -51,7 +52,8 @@ class _Future:
     """Per instruction of one process context: what the process may still touch from there
     (the instruction itself included), as bitmasks of global positions."""
 
-    __slots__ = ("rw", "w", "s", "m", "r_up", "r_down", "w_up", "w_down", "reads", "now_r", "now_w", "info")
+    __slots__ = ("rw", "w", "s", "m", "r_up", "r_down", "w_up", "w_down", "reads", "later", "now_r", "now_w",
+                 "info")
 
     def __init__(self, n):
         self.rw = [0] * n  # any access
@@ -63,7 +65,9 @@ class _Future:
         self.w_up = [0] * n  # writes other than AtomicAdds of values >= 0
         self.w_down = [0] * n  # writes other than AtomicAdds of values <= 0
         self.reads = [0] * n  # the TWAIT / TTEST instructions reachable (a bitmask of their indices)
-        self.info = [None] * n  # per TWAIT / TTEST: (positions, cmp, smallest, largest operand or None, mono)
+        self.later = [0] * n  # a host: what the kernels of its launches still ahead may read
+        self.info = [None] * n  # per TWAIT / TTEST: (positions, cmp, smallest, largest operand or None, mono,
+        #                        operand values or TOP)
         self.now_r = [0] * n  # the instruction's own reads
         self.now_w = [0] * n  # ... and writes
 
@@ -85,8 +89,9 @@ def _single(view: ir.View) -> bool:
 
 
 class Reduction:
-    def __init__(self, system):
+    def __init__(self, system, commute_adds: bool = True):
         self.system = system
+        self.commute_adds = commute_adds
         ok, why = supported(system)
         self.enabled = ok
         self.why_not = why
@@ -94,6 +99,7 @@ class Reduction:
             return
         s = system
         self.R, self.B, self.n = s.R, s.B, s.nprocs
+        self._not_up = self._not_down = 0  # elements some instruction writes otherwise than by an increase
         self.ghost = 0
         for p in s.ghost_positions:
             self.ghost |= 1 << p
@@ -122,11 +128,18 @@ class Reduction:
             for pc in range(len(code.instrs)):
                 if reach[pc]:
                     for name in _FIELDS:
-                        getattr(f, name)[pc] |= u[name]
+                        if name != "reads":  # instruction indices of another code
+                            getattr(f, name)[pc] |= u[name]
+                    f.later[pc] = u["rw"]
             for pc, ins in enumerate(code.instrs):
                 if isinstance(ins, ir.Launch):
                     gmask = self.ghost & (((1 << s.E) - 1) << (r * s.E))
                     f.now_w[pc] |= gmask
+        # elements only ever increased (decreased) by AtomicAdds: two such adds commute, but for
+        # which one overflows; see `commute_adds` and checker/check.py
+        everything = (1 << (s.R * s.E)) - 1
+        self.up_only = everything & ~self._not_up if commute_adds else 0
+        self.down_only = everything & ~self._not_down if commute_adds else 0
         self.kinds = tuple(self._fut[("host", i, 0)] if i < self.R else
                            self._fut[("kernel", (i - self.R) // self.B, (i - self.R) % self.B)]
                            for i in range(self.n))
@@ -161,7 +174,7 @@ class Reduction:
                 f.reads[pc] = 1 << pc
                 values = A.evaluate(ins.value, env, ctx)
                 lo, hi = (None, None) if values is A.TOP or not values else (min(values), max(values))
-                f.info[pc] = (fp.reads & ~g, ins.cmp, lo, hi, mono)
+                f.info[pc] = (fp.reads, ins.cmp, lo, hi, mono, values)
             w_up = w_down = fp.writes
             if isinstance(ins, ir.Notify) and ins.op != ir.SET and env is not None:
                 values = A.evaluate(ins.value, env, ctx)
@@ -171,6 +184,8 @@ class Reduction:
                     if max(values) <= 0:
                         w_down &= g
             f.w_up[pc], f.w_down[pc] = w_up, w_down
+            self._not_up |= w_up
+            self._not_down |= w_down
         changed = True
         while changed:
             changed = False
@@ -212,21 +227,36 @@ class Reduction:
                     moving.setdefault(h, []).append(st)
             else:
                 moving.setdefault(st.process, []).append(st)
-        touch = {i: self._touch(i, procs[i][0], sts) for i, sts in moving.items()}
+        touch = {i: self._touch(i, procs[i][0], sts, state) for i, sts in moving.items()}
         best = self._choose(procs, moving, touch, len(steps), state[1])
         if best is None:
             return None
         self.reduced += 1
         return [st for st in steps if (st.process in best if st.process >= 0 else 0 in best)]
 
-    def _touch(self, i: int, pc: int, sts: list) -> tuple:
+    def _reader(self, i: int, entry, launches) -> tuple | None:
+        """What process i (at `entry`) may still read of the ghost elements, as the judgement of
+        an overwrite sees it: (positions, cmp, operand values, span) per TWAIT / TTEST."""
+        if entry is None or entry[1] < 0:
+            return None
+        s = self.system
+        if i < self.R:
+            kind, r, b, lid = "host", i, 0, 0
+        else:
+            r, b = divmod(i - self.R, self.B)
+            kind, lid = "kernel", launches[r] - 1 if launches else 0
+        g = self.ghost
+        return tuple((m & g, cmp, values, span) for m, cmp, values, span in
+                     s.analysis.future_reads(kind, r, b, lid, entry[0], entry[2]) if m & g)
+
+    def _touch(self, i: int, pc: int, sts: list, state) -> tuple:
         """What the steps of process i touch, by how they may interfere: elements written by an
         increase, a decrease, no change, anything; read by a wait that an increase (a decrease)
         cannot falsify, by anything; and whether the joint host_barrier step is among them."""
         f = self.kinds[i]
         ins = self._instrs[i >= self.R][pc]
         ghost = self.ghost
-        w_up = w_down = w_nop = w_any = r_up = r_down = r_any = 0
+        w_up = w_down = w_nop = w_set = w_any = r_up = r_down = r_any = 0
         barrier = False
         notify = ins.__class__ is ir.Notify
         # a wait that completes, or a TTEST that holds now, keeps its outcome under increases
@@ -241,13 +271,20 @@ class Reduction:
                 w_any |= f.now_w[pc]
             for q, old, new in st.writes:
                 bit = 1 << q
-                if bit & ghost or not notify:
+                if not notify:
                     w_any |= bit
                 elif ins.op == ir.SET:
                     if old == new:
-                        w_nop |= bit
+                        if bit & ghost:
+                            w_any |= bit
+                        else:
+                            w_nop |= bit
+                    elif bit & ghost and state[2][self.system._gidx[q]]:
+                        w_any |= bit  # it replaces a notification some reader has not read
                     else:
-                        w_any |= bit
+                        w_set |= bit
+                elif bit & ghost:
+                    w_any |= bit
                 elif new > old:
                     w_up |= bit
                 elif new < old:
@@ -266,7 +303,37 @@ class Reduction:
                     r_any |= bit
         if ins.__class__ is ir.Launch:
             w_any |= f.now_w[pc]
-        return (w_up, w_down, w_nop, w_any, r_up, r_down, r_any, barrier)
+        # the ghost elements whose overwrite the step may judge differently: those it may still
+        # read, unless it is a plain step after which it may still read them just as before
+        m_now = f.m[pc]
+        if m_now and not barrier and len(sts) == 1:
+            before = self._reader(i, state[0][i], state[3])
+            if before == self._reader(i, sts[0].next[0][i], sts[0].next[3]) and before is not None and \
+                    all(((self.kinds[i].m[sts[0].next[0][i][0]] >> q) & 1) for q in _bits(m_now)):
+                m_now = 0
+        return (w_up, w_down, w_nop, w_set, w_any, r_up, r_down, r_any, barrier, m_now)
+
+    def _blocked(self, j: int, pc: int, written: int, values: tuple) -> bool:
+        """Whether every TWAIT or TTEST that process j may still execute on the elements
+        `written` is a wait (of one element, or atomic) that no operand it can have lets pass
+        at their current values: j cannot get past it before they change."""
+        f = self.kinds[j]
+        if written & f.later[pc]:
+            return False
+        ks = f.reads[pc]
+        while ks:
+            low = ks & -ks
+            ks ^= low
+            positions, cmp, _, _, mono, operands = f.info[low.bit_length() - 1]
+            hit = positions & written
+            if not hit:
+                continue
+            if not mono or operands is A.TOP:
+                return False
+            holds = COMPARE[cmp]
+            if any(holds(values[q], c) for q in _bits(hit) for c in operands):
+                return False
+        return True
 
     def _falsified(self, j: int, pc: int, written: int, up: bool, values: tuple) -> bool:
         """Whether an increase (`up`) or a decrease of the elements `written` may change the
@@ -274,14 +341,14 @@ class Reduction:
         read is a wait that the change can only help (a completing wait stays complete), or a
         comparison that already holds at the current values for every operand it can have."""
         f = self.kinds[j]
-        if written & self.ghost & (f.r_up[pc] if up else f.r_down[pc]):
+        if written & self.ghost & (f.r_up[pc] if up else f.r_down[pc]) or written & f.later[pc]:
             return True
         ks = f.reads[pc]
         while ks:
             low = ks & -ks
             ks ^= low
-            positions, cmp, lo, hi, mono = f.info[low.bit_length() - 1]
-            hit = positions & written
+            positions, cmp, lo, hi, mono, _ = f.info[low.bit_length() - 1]
+            hit = positions & written & ~self.ghost
             if not hit:
                 continue
             if up and cmp in _UP:
@@ -308,6 +375,7 @@ class Reduction:
             f, pc = kinds[j], procs[j][0]
             fut[j] = (f.rw[pc], f.w[pc], f.s[pc], f.r_up[pc], f.r_down[pc], f.w_up[pc], f.w_down[pc])
         need_cache: dict[int, tuple] = {}
+        up_only, down_only = self.up_only, self.down_only
 
         def needs(i: int) -> tuple:
             hit = need_cache.get(i)
@@ -318,30 +386,39 @@ class Reduction:
             ins = self._instrs[i >= R][pc]
             out = []
             if i in moving:
-                w_up, w_down, w_nop, w_any, r_up, r_down, r_any, barrier = touch[i]
-                m_now = kinds[i].m[pc]
+                w_up, w_down, w_nop, w_set, w_any, r_up, r_down, r_any, barrier, m_now = touch[i]
                 for j in running:
                     if j == i or j == own_host:
                         continue
                     rw, w, s, fr_up, fr_down, fw_up, fw_down = fut[j]
-                    if ((w_any & rw) or ((w_up | w_down) & w) or (w_nop & (w | (fr_up & fr_down))) or (r_any & w)
-                            or (r_up & fw_up) or (r_down & fw_down) or (m_now & s)
+                    if ((w_any & rw) or (w_up & w & ~up_only) or (w_down & w & ~down_only) or (w_nop & (w | (fr_up & fr_down))) or (r_any & w)
+                            or (r_up & fw_up) or (r_down & fw_down) or (m_now & s) or (w_set & w)
+                            or (w_set & (fr_up | fr_down) and not self._blocked(j, procs[j][0], w_set, values))
                             or (w_up & fr_up and self._falsified(j, procs[j][0], w_up, True, values))
                             or (w_down & fr_down and self._falsified(j, procs[j][0], w_down, False, values))):
                         out.append(j)
                 if barrier:
                     out.extend(h for h in range(R) if h != i)
             elif isinstance(ins, ir.Join):
+                # the launch completes only after every block returns, so one block that has
+                # not is enough: it must move first (none, if one spins forever)
                 base = R + i * B
-                out.extend(k for k in range(base, base + B) if procs[k] is not None)
-            elif isinstance(ins, ir.HostBarrier):
-                out.extend(h for h in range(R) if h != i)
+                blocks = [k for k in range(base, base + B) if procs[k] is not None]
+                if all(procs[k][1] >= 0 for k in blocks):
+                    hit = need_cache[i] = (tuple(out), tuple(blocks))
+                    return hit
+            elif isinstance(ins, ir.HostBarrier):  # one host that has not arrived must move first
+                late = [h for h in range(R) if procs[h] is None or not isinstance(
+                    self._instrs[0][procs[h][0]], ir.HostBarrier)]
+                if all(procs[h] is not None and procs[h][1] >= 0 for h in late):
+                    hit = need_cache[i] = (tuple(out), tuple(late))
+                    return hit
             else:  # a blocked wait: whoever may write what it reads
                 reads = kinds[i].now_r[pc]
                 for j in running:
                     if j != i and j != own_host and reads & fut[j][1]:
                         out.append(j)
-            hit = need_cache[i] = tuple(out)
+            hit = need_cache[i] = (tuple(out), ())
             return hit
 
         best = None
@@ -353,10 +430,15 @@ class Reduction:
             while work and size < best_size:
                 i = work.pop()
                 size += len(moving.get(i, ()))
-                for j in needs(i):
+                out, one_of = needs(i)
+                for j in out:
                     if j not in members:
                         members.add(j)
                         work.append(j)
+                if one_of and members.isdisjoint(one_of):
+                    j = next((k for k in one_of if k not in moving), one_of[0])
+                    members.add(j)
+                    work.append(j)
             if not work and size < best_size:
                 best, best_size = members, size
                 if size == 1:

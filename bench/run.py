@@ -123,7 +123,7 @@ def run_spin(case: Case, timeout: float, memory_mib: int, work: Path) -> Run:
     for k, v in case.params:
         export += ["-D", f"{k}={v}"]
     steps = [export, ["spin", "-o2", "-a", "model.pml"],
-             ["gcc", "-O2", "-DSAFETY", "-DNOREDUCE", f"-DMEMLIM={memory_mib}", "-o", "pan", "pan.c"]]
+             ["gcc", "-O2", "-DSAFETY", "-DNOREDUCE", f"-DMEMLIM={memory_mib}", "-DVECTORSZ=8192", "-o", "pan", "pan.c"]]
     for cmd in steps:
         try:
             p = subprocess.run(cmd, cwd=work, capture_output=True, text=True,
@@ -154,6 +154,9 @@ def run_spin(case: Case, timeout: float, memory_mib: int, work: Path) -> Run:
     note = ""
     if "reached -DMEMLIM bound" in out or "out of memory" in out:
         return Run("inconclusive", int(m.group(1)) if m else None, wall, peak, "memory limit", None)
+    if "VECTORSZ too small" in out or ("Search not completed" in out and not verdict):
+        return Run("failed", int(m.group(1)) if m else None, wall, peak, "pan aborted: " + (
+            "state vector too large" if "VECTORSZ" in out else "search not completed"), None)
     if "max search depth too small" in out:
         note = "depth limit hit"
     order = [k for k in ("deadlock", "assertion", "overflow", "error") if k in verdict]

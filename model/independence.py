@@ -52,7 +52,7 @@ class _Future:
     """Per instruction of one process context: what the process may still touch from there
     (the instruction itself included), as bitmasks of global positions."""
 
-    __slots__ = ("rw", "w", "s", "m", "r_up", "r_down", "w_up", "w_down", "reads", "later", "now_r", "now_w",
+    __slots__ = ("rw", "w", "s", "m", "r_up", "r_down", "w_up", "w_down", "reads", "later", "lg", "now_r", "now_w",
                  "info")
 
     def __init__(self, n):
@@ -65,7 +65,8 @@ class _Future:
         self.w_up = [0] * n  # writes other than AtomicAdds of values >= 0
         self.w_down = [0] * n  # writes other than AtomicAdds of values <= 0
         self.reads = [0] * n  # the TWAIT / TTEST instructions reachable (a bitmask of their indices)
-        self.later = [0] * n  # a host: what the kernels of its launches still ahead may read
+        self.later = [0] * n  # a host: what the kernels of its launches still ahead may touch
+        self.lg = [0] * n  # a host with a launch ahead: its rank's ghost elements (a launch shifts their marks)
         self.info = [None] * n  # per TWAIT / TTEST: (positions, cmp, smallest, largest operand or None, mono,
         #                        operand values or TOP)
         self.now_r = [0] * n  # the instruction's own reads
@@ -100,6 +101,7 @@ class Reduction:
         s = system
         self.R, self.B, self.n = s.R, s.B, s.nprocs
         self._not_up = self._not_down = 0  # elements some instruction writes otherwise than by an increase
+        self._not_set, self._set_values = 0, {}  # elements written otherwise than by a Set of one constant
         self.ghost = 0
         for p in s.ghost_positions:
             self.ghost |= 1 << p
@@ -115,9 +117,6 @@ class Reduction:
                 if f.rw:
                     for name in _FIELDS:
                         u[name] |= getattr(f, name)[0]
-            gmask = self.ghost & (((1 << s.E) - 1) << (r * s.E))
-            for name in ("rw", "w", "w_up", "w_down"):  # a launch shifts the marks of the rank's ghost
-                u[name] |= gmask
             kernel_union[r] = u
         # hosts: the kernel counts from every instruction that can still reach a launch
         code = an.codes["host"]
@@ -131,15 +130,20 @@ class Reduction:
                         if name != "reads":  # instruction indices of another code
                             getattr(f, name)[pc] |= u[name]
                     f.later[pc] = u["rw"]
-            for pc, ins in enumerate(code.instrs):
-                if isinstance(ins, ir.Launch):
-                    gmask = self.ghost & (((1 << s.E) - 1) << (r * s.E))
-                    f.now_w[pc] |= gmask
+                    f.lg[pc] = self.ghost & (((1 << s.E) - 1) << (r * s.E))
         # elements only ever increased (decreased) by AtomicAdds: two such adds commute, but for
         # which one overflows; see `commute_adds` and checker/check.py
         everything = (1 << (s.R * s.E)) - 1
         self.up_only = everything & ~self._not_up if commute_adds else 0
         self.down_only = everything & ~self._not_down if commute_adds else 0
+        # elements every write of which is a Set of one and the same constant: such Sets commute
+        # with each other, and the element never holds an unread notification that one of them
+        # replaces (it changes value once, from its initial value, before anything is pending)
+        self.same_set = 0
+        if commute_adds:
+            for q, vs in self._set_values.items():
+                if len(vs) == 1 and not (self._not_set >> q) & 1:
+                    self.same_set |= 1 << q
         self.kinds = tuple(self._fut[("host", i, 0)] if i < self.R else
                            self._fut[("kernel", (i - self.R) // self.B, (i - self.R) % self.B)]
                            for i in range(self.n))
@@ -184,6 +188,15 @@ class Reduction:
                     if max(values) <= 0:
                         w_down &= g
             f.w_up[pc], f.w_down[pc] = w_up, w_down
+            if fp.writes:
+                values = A.evaluate(ins.value, env, ctx) if isinstance(ins, ir.Notify) and ins.op == ir.SET \
+                    and env is not None else A.TOP
+                if values is not A.TOP and len(values) == 1:
+                    (v,) = values
+                    for q in _bits(fp.writes):
+                        self._set_values.setdefault(q, set()).add(v)
+                else:
+                    self._not_set |= fp.writes
             self._not_up |= w_up
             self._not_down |= w_down
         changed = True
@@ -275,10 +288,12 @@ class Reduction:
                     w_any |= bit
                 elif ins.op == ir.SET:
                     if old == new:
-                        if bit & ghost:
-                            w_any |= bit
-                        else:
+                        if not bit & ghost:
                             w_nop |= bit
+                        elif bit & self.same_set:
+                            w_set |= bit  # adds its readers to the pending ones: not for blocked readers
+                        else:
+                            w_any |= bit
                     elif bit & ghost and state[2][self.system._gidx[q]]:
                         w_any |= bit  # it replaces a notification some reader has not read
                     else:
@@ -301,8 +316,10 @@ class Reduction:
                     r_down |= bit
                 else:
                     r_any |= bit
-        if ins.__class__ is ir.Launch:
-            w_any |= f.now_w[pc]
+        # a launch re-bases the pending marks of its rank's ghost elements on the new launch: it
+        # commutes with notifications (their marks are relative), not with overwrites (whose
+        # judgement reads the readers' positions)
+        l_now = f.lg[pc] if ins.__class__ is ir.Launch else 0
         # the ghost elements whose overwrite the step may judge differently: those it may still
         # read, unless it is a plain step after which it may still read them just as before
         m_now = f.m[pc]
@@ -311,7 +328,7 @@ class Reduction:
             if before == self._reader(i, sts[0].next[0][i], sts[0].next[3]) and before is not None and \
                     all(((self.kinds[i].m[sts[0].next[0][i][0]] >> q) & 1) for q in _bits(m_now)):
                 m_now = 0
-        return (w_up, w_down, w_nop, w_set, w_any, r_up, r_down, r_any, barrier, m_now)
+        return (w_up, w_down, w_nop, w_set, w_any, r_up, r_down, r_any, barrier, m_now, l_now)
 
     def _blocked(self, j: int, pc: int, written: int, values: tuple) -> bool:
         """Whether every TWAIT or TTEST that process j may still execute on the elements
@@ -373,9 +390,29 @@ class Reduction:
         fut = {}
         for j in running:
             f, pc = kinds[j], procs[j][0]
-            fut[j] = (f.rw[pc], f.w[pc], f.s[pc], f.r_up[pc], f.r_down[pc], f.w_up[pc], f.w_down[pc])
+            fut[j] = (f.rw[pc], f.w[pc], f.s[pc], f.r_up[pc], f.r_down[pc], f.w_up[pc], f.w_down[pc], f.lg[pc])
         need_cache: dict[int, tuple] = {}
-        up_only, down_only = self.up_only, self.down_only
+        up_only, down_only, same_set = self.up_only, self.down_only, self.same_set
+
+        def stuck(h: int, i: int) -> bool:
+            """Whether host h is inside `launch` with a block that cannot return before process
+            i moves: it is blocked at a wait on elements that nobody else running may write
+            (a block spinning forever never returns either). Then nothing after the launch
+            can happen first, and h's future does not conflict with i's step."""
+            if not isinstance(self._instrs[0][procs[h][0]], ir.Join):
+                return False
+            for k in range(R + h * B, R + (h + 1) * B):
+                p = procs[k]
+                if p is None or k in moving:
+                    continue
+                if p[1] < 0:
+                    return True
+                if not isinstance(self._instrs[1][p[0]], ir.Wait):
+                    continue
+                reads = kinds[k].now_r[p[0]]
+                if not any(j != i and j != h and reads & fut[j][1] for j in running):
+                    return True
+            return False
 
         def needs(i: int) -> tuple:
             hit = need_cache.get(i)
@@ -386,17 +423,18 @@ class Reduction:
             ins = self._instrs[i >= R][pc]
             out = []
             if i in moving:
-                w_up, w_down, w_nop, w_set, w_any, r_up, r_down, r_any, barrier, m_now = touch[i]
+                w_up, w_down, w_nop, w_set, w_any, r_up, r_down, r_any, barrier, m_now, l_now = touch[i]
                 for j in running:
                     if j == i or j == own_host:
                         continue
-                    rw, w, s, fr_up, fr_down, fw_up, fw_down = fut[j]
-                    if ((w_any & rw) or (w_up & w & ~up_only) or (w_down & w & ~down_only) or (w_nop & (w | (fr_up & fr_down))) or (r_any & w)
-                            or (r_up & fw_up) or (r_down & fw_down) or (m_now & s) or (w_set & w)
+                    rw, w, s, fr_up, fr_down, fw_up, fw_down, lg = fut[j]
+                    if ((w_any & (rw | lg)) or (l_now & s & ~same_set) or (w_up & w & ~up_only) or (w_down & w & ~down_only) or (w_nop & (w | (fr_up & fr_down))) or (r_any & w)
+                            or (r_up & fw_up) or (r_down & fw_down) or (m_now & s & ~same_set) or (w_set & w & ~same_set)
                             or (w_set & (fr_up | fr_down) and not self._blocked(j, procs[j][0], w_set, values))
                             or (w_up & fr_up and self._falsified(j, procs[j][0], w_up, True, values))
                             or (w_down & fr_down and self._falsified(j, procs[j][0], w_down, False, values))):
-                        out.append(j)
+                        if not (j < R and stuck(j, i)):
+                            out.append(j)
                 if barrier:
                     out.extend(h for h in range(R) if h != i)
             elif isinstance(ins, ir.Join):

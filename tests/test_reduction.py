@@ -112,3 +112,30 @@ def test_a_polling_loop_that_never_ends_is_still_a_deadlock():
     result = check_program(compile_text(SPIN), "x.sig", Options())
     assert list(result.violated) == ["deadlock"]
     assert result.stop is None
+
+
+OVERFLOW = """
+ranks 3;
+signal c;
+signal done;
+kernel {
+    TNOTIFY(c @ 0, 1073741824, AtomicAdd);      // the third of these overflows, whichever it is
+    if (rank == 0) {
+        TWAIT(done, 2, GE);
+        assert(TTEST(c, 1073741824, GT));
+    } else {
+        TNOTIFY(done @ 0, 1, AtomicAdd);
+    }
+}
+"""
+
+
+def test_adds_that_overflow_are_judged_like_the_plain_search():
+    # AtomicAdds to an only-growing counter are taken to commute until one overflows; then
+    # the check runs again with them dependent, so the other verdicts are those of the plain search
+    program = compile_text(OVERFLOW)
+    plain = check_program(program, "x.sig", Options(por=False))
+    reduced = check_program(program, "x.sig", Options())
+    assert "overflow" in plain.violated
+    assert reduced.violated == plain.violated and reduced.stop is None
+    assert Reduction(System(program)).up_only  # the counter is one that only grows

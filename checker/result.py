@@ -87,6 +87,19 @@ class Joined:
 
 
 @dataclass(frozen=True)
+class Chose:
+    """An `any(lo, hi)` step gave its local this value."""
+
+    name: str
+    value: int
+    kind = "choose"
+
+    @property
+    def text(self) -> str:
+        return f"chose {self.name} = {self.value}"
+
+
+@dataclass(frozen=True)
 class BarrierPassed:
     kind = "barrier"
 

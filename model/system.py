@@ -45,6 +45,7 @@ INT32_MIN, INT32_MAX = ir.INT32_MIN, ir.INT32_MAX
 _ASSIGN, _JUMP, _BRANCH, _ASSERT, _RETURN, _OBSERVE = range(6)
 _NOTIFY, _WAIT, _TEST, _RESET, _LAUNCH, _JOIN, _BARRIER = range(10, 17)
 _LOAD, _STORE, _FETCH_ADD, _CAS, _COPY, _ACCESS, _WAIT_EVENT, _TEST_EVENT, _FENCE = range(17, 26)
+_CHOOSE = 26
 _VISIBLE = _NOTIFY
 
 
@@ -87,6 +88,14 @@ class Overwrite(NamedTuple):
     clobber: bool = False  # erased by the stale write-back of a cache line (--set-granularity line)
 
 
+class Chosen(NamedTuple):
+    """The value an `any(lo, hi)` step gave its local."""
+
+    process: int
+    name: str
+    value: int
+
+
 class LineRead(NamedTuple):
     """The first half of a Set at line granularity: the line is read into the writer's cache."""
 
@@ -107,7 +116,8 @@ class Step(NamedTuple):
     reads: tuple  # (position, value, operand, holds)
     writes: tuple  # (position, old, new)
     events: tuple  # Fault, Overwrite and DataRace records
-    label: int  # names the step for `step(state, label)`: the process, + nprocs for TEST_EVENT false
+    label: int  # names the step for `step(state, label)`: the process, + nprocs for TEST_EVENT false,
+    #             + k * nprocs for the choice lo + k of an `any(lo, hi)`
     accesses: tuple = ()  # data accesses (model.hb.Access)
 
 
@@ -216,6 +226,8 @@ class System:
                 out.append((_TEST_EVENT,))
             elif isinstance(ins, ir.Fence):
                 out.append((_FENCE,))
+            elif isinstance(ins, ir.Choose):
+                out.append((_CHOOSE, ins.slot, C.expr(ins.lo), C.expr(ins.hi)))
             else:
                 raise AssertionError(f"unknown instruction {ins!r}")
         return tuple(out)
@@ -455,6 +467,10 @@ class System:
                     out.append(s)
                     if self._test_events and s.instr.__class__ is ir.TestEvent and self._event_pending(p, s.instr):
                         out.append(self._step(state, i, p, alt=1))
+                    elif s.instr.__class__ is ir.Choose and s.events[0].__class__ is Chosen:
+                        op = self._ops[i < self.R][p[0]]
+                        lo, hi = self._bounds(i, op, p[2], self.ctx_of(i, state[3]))
+                        out += [self._step(state, i, p, alt=k) for k in range(1, hi - lo + 1)]
         if self.R and all(p is not None and p[1] >= 0 and self._ops[True][p[0]][0] == _BARRIER
                           for p in procs[: self.R]):
             out.append(self._barrier(state))
@@ -499,6 +515,8 @@ class System:
             entry, events = self._continue(i, pc, L, self.ctx_of(i, state[3]))
             hb = self.clocks.join(state.hb, i) if self.clocks else ()
             return self._finish(state, i, instr, entry, state[1], state[2], state[3], (), (), events, hb)
+        if k == _CHOOSE:
+            return self._choose(state, i, instr, op, pc, L, self.ctx_of(i, state[3]), alt)
         if k >= _LOAD:
             try:
                 return self._data_step(state, i, instr, op, pc, L, self.ctx_of(i, state[3]), alt)
@@ -864,6 +882,33 @@ class System:
         entry, local_events = self._continue(i, pc, L, ctx)
         return self._finish(state, i, instr, entry, sig, ghost, launches, (), (), tuple(events) + local_events, hb,
                             label, tuple(accesses))
+
+    def _bounds(self, i, op, L, ctx) -> tuple[int, int]:
+        """lo and hi of an `any(lo, hi)` (ModelError when they cannot be evaluated)."""
+        return op[2](L, ctx), op[3](L, ctx)
+
+    def _choose(self, state, i, instr, op, pc, L, ctx, alt) -> Step | None:
+        """The choice lo + alt of an `any(lo, hi)` (None beyond hi); an empty or too wide range
+        is an `error` (the alt 0 step)."""
+        try:
+            lo, hi = self._bounds(i, op, L, ctx)
+            if lo > hi:
+                raise ModelError(f"any({lo}, {hi}): the range is empty (lo > hi)", instr.span)
+            if hi - lo + 1 > ir.MAX_CHOICES:
+                raise ModelError(f"any({lo}, {hi}) ranges over {hi - lo + 1} values; at most {ir.MAX_CHOICES} are "
+                                 f"explored", instr.span)
+        except ModelError as e:
+            if alt:
+                return None
+            return self._finish(state, i, instr, None, state[1], state[2], state[3], (), (),
+                                (Fault("error", i, e.span, e.message),))
+        if alt > hi - lo:
+            return None
+        value = lo + alt
+        slot = op[1]
+        entry, local_events = self._continue(i, pc, L[:slot] + (value,) + L[slot + 1:], ctx)
+        return self._finish(state, i, instr, entry, state[1], state[2], state[3], (), (),
+                            (Chosen(i, instr.name, value),) + local_events, label=i + alt * self.nprocs)
 
     def data_element(self, pos: int) -> Element:
         rank, off = divmod(pos, self.D)

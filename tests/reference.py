@@ -123,6 +123,11 @@ def future_reads(program, code, ctx, own_rank, pc, locals_):
                 nexts.append((pc + 1 if _eval(ins.cond, L, ctx) else ins.target, L))
             elif isinstance(ins, ir.Jump):
                 nexts.append((ins.target, L))
+            elif isinstance(ins, ir.Choose):  # every value of [lo, hi]; an empty or too wide range stops
+                lo, hi = _eval(ins.lo, L, ctx), _eval(ins.hi, L, ctx)
+                if hi - lo + 1 > ir.MAX_CHOICES:
+                    raise _Fault()
+                nexts += [(pc + 1, L[:ins.slot] + (v,) + L[ins.slot + 1:]) for v in range(lo, hi + 1)]
             elif isinstance(ins, ir.Assert):
                 if _eval(ins.cond, L, ctx):
                     nexts.append((pc + 1, L))

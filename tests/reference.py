@@ -266,7 +266,9 @@ class Reference:
         while queue:
             node = queue.popleft()
             state, ghost = node
-            for step in self.system.successors(state):
+            steps = self.system.successors(state)
+            self._check_choices(state, steps)
+            for step in steps:
                 ghost2, losses = self.next_ghost(state, ghost, step)
                 nxt = (step.next, ghost2)
                 if nxt not in g:
@@ -279,6 +281,28 @@ class Reference:
                 else:
                     g.add_edge(node, nxt, steps=[(step, bool(losses))])
         return g
+
+    def _check_choices(self, state, steps) -> None:
+        """A process at an `any(lo, hi)` has one step per value of [lo, hi], computed here with
+        this file's own interpreter (a fault step when the range is empty or too wide)."""
+        system = self.system
+        for i, p in enumerate(state.procs):
+            if p is None or p[1] < 0:
+                continue
+            code = self.program.host if i < system.R else self.program.kernel
+            ins = code.instrs[p[0]]
+            if not isinstance(ins, ir.Choose):
+                continue
+            r, b = (i, 0) if i < system.R else divmod(i - system.R, system.B)
+            ctx = {"rank": r} if i < system.R else {
+                "rank": r, "block": b, "launch_id": state.launches[r] - 1 if state.launches else 0}
+            lo, hi = _eval(ins.lo, p[2], ctx), _eval(ins.hi, p[2], ctx)
+            mine = [s for s in steps if s.process == i]
+            if lo > hi or hi - lo + 1 > ir.MAX_CHOICES:
+                assert len(mine) == 1 and [ev.kind for ev in mine[0].events] == ["error"], mine
+                continue
+            got = sorted(s.events[0].value for s in mine)
+            assert got == list(range(lo, hi + 1)), (got, lo, hi)
 
     def states(self) -> set:
         """The reachable system states."""

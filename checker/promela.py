@@ -9,7 +9,8 @@ the locals, the signals, the launch counts when the kernel reads `launch_id`), a
 visible step is one `d_step` guarded by the process's position: a TNOTIFY, one element
 read of a TWAIT/TTEST (pass by pass, a failed first read blocks), a reset, a launch start
 (which starts the blocks and runs their first local statements), a launch completion, a
-host_barrier (one joint step of all hosts, taken by `H0`), or one value of an `any(lo, hi)`
+host_barrier (one joint step of all hosts, taken by `H0`), a block_barrier (one joint step
+of a rank's blocks, taken by `K<r>_0`), or one value of an `any(lo, hi)`
 (one d_step per value; the export needs its width bounded statically, see `exportable`). The local statements after a
 visible step run inside the same `d_step`, interpreted instruction by instruction, and
 dead locals are zeroed as in sigproof's states, so SPIN (spin -o2: no dead-variable
@@ -289,11 +290,16 @@ class _Export:
         lines.append("end:" if q.kind == "kernel" else "")
         lines.append("  do")
         for pc, ins in enumerate(q.code.instrs):
-            if ins.visible and not isinstance(ins, ir.HostBarrier):
+            if ins.visible and not isinstance(ins, (ir.HostBarrier, ir.BlockBarrier)):
                 lines.append(f"  /* {_comment(ins)} */")
                 lines += _indent(self.step(q, pc, ins), 2)
         if not any(ins.visible for ins in q.code.instrs):
             lines.append("  :: false  /* no visible statement */")
+        if q.kind == "kernel" and q.block == 0:
+            barriers = [pc for pc, ins in enumerate(q.code.instrs) if isinstance(ins, ir.BlockBarrier)]
+            if barriers:
+                lines.append(f"  /* block_barrier: one joint step of rank {q.rank}'s blocks */")
+                lines += _indent(self.barrier(barriers, [k for k in self.kernels if k.rank == q.rank]), 2)
         if q is self.hosts[0]:
             barriers = [pc for pc, ins in enumerate(q.code.instrs) if isinstance(ins, ir.HostBarrier)]
             if barriers:
@@ -401,10 +407,11 @@ class _Export:
             guard = f"{at} && ({fault + ' || ' if fault else ''}{q.idx} > 0 || {read})"
         return _dstep([f"{guard} ->"] + _guarded(fault, stop, effect) + after)
 
-    def barrier(self, pcs: list[int]) -> list[str]:
-        at = " && ".join("(" + " || ".join(f"{h.pc} == {pc}" for pc in pcs) + ")" for h in self.hosts)
+    def barrier(self, pcs: list[int], members: list | None = None) -> list[str]:
+        members = self.hosts if members is None else members
+        at = " && ".join("(" + " || ".join(f"{h.pc} == {pc}" for pc in pcs) + ")" for h in members)
         body = [f"{at} ->"]
-        for h in self.hosts:
+        for h in members:
             body.append(f"{h.pc} = {h.pc} + 1;")
             body += self.run_locals(h)
         return _dstep(body)

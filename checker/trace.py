@@ -5,7 +5,7 @@ did), and rendered as result records. Entry points: `steps_to`, `trace_of`."""
 from __future__ import annotations
 
 from checker.explore import Exploration
-from checker.result import (BarrierPassed, Chose, DataAccess, ElementRef, Faulted, Joined, LineCached, Overwrote,
+from checker.result import (BarrierPassed, BlocksPassed, Chose, DataAccess, ElementRef, Faulted, Joined, LineCached, Overwrote,
                             ProcessRef, Raced, Read, Returned, Started, TraceStep, Write)
 from model import ir
 from model.system import Chosen, DataRace, Fault, LineRead, Overwrite
@@ -62,6 +62,8 @@ def _trace_step(system, n: int, step) -> TraceStep:
                     for pos, value, operand, holds in step.reads]
     if step.process == -1:
         effects.append(BarrierPassed())
+    elif step.process < -1:
+        effects.append(BlocksPassed(-2 - step.process))
     elif isinstance(ins, ir.Launch):
         effects.append(Started(step.process, system.B))
     elif isinstance(ins, ir.Join):

@@ -612,6 +612,13 @@ class _Checker:
             return ir.SHostBarrier(st.span, self.text(st.span))
         return None
 
+    def stmt_BlockBarrier(self, st: S.BlockBarrier) -> ir.Stmt | None:
+        if not self.kernel:
+            self.error("'block_barrier' is a kernel statement (all blocks of a rank meet there); it cannot appear in "
+                       "the host (use host_barrier to meet the other ranks' hosts)", st.span)
+            return None
+        return ir.SBlockBarrier(st.span, self.text(st.span))
+
     # ------------------------------------------------------------ ops and views
 
     def op_name(self, op: S.OpName, prefixes, choices, what: str) -> str | None:

@@ -361,7 +361,13 @@ class SChoose:
     text: str
 
 
-Stmt = Union[SAssign, SChoose, SIf, SLoop, SBlock, SJump, SAssert, SNotify, SWait, SEval, SLaunch, SReset, SHostBarrier,
+@dataclass(frozen=True, slots=True)
+class SBlockBarrier:
+    span: Span
+    text: str
+
+
+Stmt = Union[SAssign, SChoose, SBlockBarrier, SIf, SLoop, SBlock, SJump, SAssert, SNotify, SWait, SEval, SLaunch, SReset, SHostBarrier,
              SCopy, SAccess, SWaitEvent, SFence, SStore, SObserve]
 
 # ---------------------------------------------------------------- flat instructions
@@ -594,7 +600,17 @@ class Choose:
     visible: ClassVar[bool] = True
 
 
-Instr = Union[Choose, Assign, Jump, Branch, Assert, Return, Notify, Wait, Test, Reset, Launch, Join, HostBarrier, Observe,
+@dataclass(frozen=True, slots=True)
+class BlockBarrier:
+    """`block_barrier;` in the kernel: every block of the rank's launch waits for all the
+    others (SyncAll), then all pass together in one joint step."""
+
+    span: Span
+    text: str
+    visible: ClassVar[bool] = True
+
+
+Instr = Union[Choose, BlockBarrier, Assign, Jump, Branch, Assert, Return, Notify, Wait, Test, Reset, Launch, Join, HostBarrier, Observe,
               Load, Store, FetchAdd, Cas, Copy, Access, WaitEvent, TestEvent, Fence]
 SIGNAL_INSTRS = (Notify, Wait, Test, Reset, Load, Store, FetchAdd, Cas)  # the instructions with a signal view
 READ_INSTRS = (Wait, Test)  # the waits: reads with a comparison

@@ -107,6 +107,8 @@ class _Code:
             self.launch(st.span, st.text)
         elif isinstance(st, ir.SReset):
             self.emit(ir.Reset(st.view, st.span, st.text))
+        elif isinstance(st, ir.SBlockBarrier):
+            self.emit(ir.BlockBarrier(st.span, st.text))
         elif isinstance(st, ir.SHostBarrier):
             self.emit(ir.HostBarrier(st.span, st.text))
         elif isinstance(st, ir.SCopy):

@@ -70,7 +70,7 @@ _KEYWORDS = {
     "int", "bool", "if", "else", "for", "while", "break", "continue", "return", "assert", "TNOTIFY",
     "TWAIT", "TTEST", "pipe_barrier", "launch", "reset", "host_barrier", "true", "false", "min", "max",
     "buffer", "TPUT", "TGET", "READ", "WRITE", "event", "TPUT_ASYNC", "TGET_ASYNC", "WAIT_EVENT", "TEST_EVENT",
-    "dsb", "fence", "LOAD", "STORE", "FETCH_ADD", "CAS", "observe", "any",
+    "dsb", "fence", "LOAD", "STORE", "FETCH_ADD", "CAS", "observe", "any", "block_barrier",
 }
 
 
@@ -415,6 +415,9 @@ class _ToSyntax(Transformer_NonRecursive):
 
     def host_barrier_stmt(self, meta, c):
         return S.HostBarrier(self._s(meta))
+
+    def block_barrier_stmt(self, meta, c):
+        return S.BlockBarrier(self._s(meta))
 
     # ---- views and ops
     def sigview(self, meta, c):

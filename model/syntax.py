@@ -290,8 +290,14 @@ class HostBarrier:
     span: Span
 
 
+@dataclass(frozen=True, slots=True)
+class BlockBarrier:
+    span: Span
+
+
 Stmt = (VarDecl | Assign | If | For | While | Jump | Block | Assert | Notify | Wait | ExprStmt
-        | PipeBarrier | Dsb | Fence | Copy | Access | WaitEvent | Store | Observe | Launch | Reset | HostBarrier)
+        | PipeBarrier | Dsb | Fence | Copy | Access | WaitEvent | Store | Observe | Launch | Reset | HostBarrier
+        | BlockBarrier)
 
 # ---- declarations ----
 

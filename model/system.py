@@ -3,7 +3,8 @@
 Entry point: `System(program)`. `initial()` gives the initial state and the events of the
 hosts' first local statements; `successors(state)` gives every enabled `Step` record, and
 `step(state, label)` the one step of one process (each process is deterministic, so a step
-is named by its process index, the joint host_barrier step by BARRIER). A Step carries the
+is named by its process index, the joint host_barrier step by BARRIER, rank r's joint
+block_barrier step by block_barrier(r)). A Step carries the
 instruction, the elements read (with the value seen, the operand and whether the comparison
 held), the elements written (old and new values) and the events: `Fault` for an assertion,
 error or overflow, `Overwrite` for a Set or reset that replaced a notification that some of
@@ -34,7 +35,7 @@ from model.cint import COMPARE
 from model.errors import ModelError, Span
 from model.hb import COMPLETE, Access, Clocks
 
-BARRIER = -1
+BARRIER = -1  # the joint host_barrier step; the joint block_barrier step of rank r is block_barrier(r)
 HOST = -1  # the `block` of a host reader
 LOCAL_STEP_LIMIT = 1_000_000
 LINE = 16  # int32 elements in a 64-byte cache line
@@ -45,8 +46,13 @@ INT32_MIN, INT32_MAX = ir.INT32_MIN, ir.INT32_MAX
 _ASSIGN, _JUMP, _BRANCH, _ASSERT, _RETURN, _OBSERVE = range(6)
 _NOTIFY, _WAIT, _TEST, _RESET, _LAUNCH, _JOIN, _BARRIER = range(10, 17)
 _LOAD, _STORE, _FETCH_ADD, _CAS, _COPY, _ACCESS, _WAIT_EVENT, _TEST_EVENT, _FENCE = range(17, 26)
-_CHOOSE = 26
+_CHOOSE, _BLOCK_BARRIER = 26, 27
 _VISIBLE = _NOTIFY
+
+
+def block_barrier(r: int) -> int:
+    """The process index (and label) of rank r's joint block_barrier step."""
+    return -2 - r
 
 
 class LocalStepLimit(Exception):
@@ -110,7 +116,7 @@ class DataRace(NamedTuple):
 
 
 class Step(NamedTuple):
-    process: int  # the process index, or BARRIER
+    process: int  # the process index, BARRIER, or block_barrier(rank)
     instr: object  # the IR instruction executed (host 0's for BARRIER)
     next: State
     reads: tuple  # (position, value, operand, holds)
@@ -144,7 +150,7 @@ class Stuck(NamedTuple):
     cmp: str | None
     operand: int | None
     elements: tuple  # (position, value)
-    missing: tuple  # hosts a barrier waits for
+    missing: tuple  # the processes a host_barrier or block_barrier waits for
     message: str | None  # for "fault": why the wait cannot even be evaluated
 
 
@@ -166,6 +172,7 @@ class System:
         self._ops = {True: self._compile(program.host, "host"), False: self._compile(program.kernel, "kernel")}
         self._instrs = {True: program.host.instrs, False: program.kernel.instrs}
         self._test_events = any(isinstance(x, ir.TestEvent) for c in (program.host, program.kernel) for x in c.instrs)
+        self._block_barriers = any(isinstance(x, ir.BlockBarrier) for x in program.kernel.instrs)
         self._keep = {True: self._keeps(program.host, "host"), False: self._keeps(program.kernel, "kernel")}
         self._resume: dict = {}
         self._signals: dict = {}
@@ -228,6 +235,8 @@ class System:
                 out.append((_FENCE,))
             elif isinstance(ins, ir.Choose):
                 out.append((_CHOOSE, ins.slot, C.expr(ins.lo), C.expr(ins.hi)))
+            elif isinstance(ins, ir.BlockBarrier):
+                out.append((_BLOCK_BARRIER,))
             else:
                 raise AssertionError(f"unknown instruction {ins!r}")
         return tuple(out)
@@ -254,6 +263,9 @@ class System:
     def process(self, i: int) -> Process:
         if i == BARRIER:
             return Process("hosts", None, None, "all hosts")
+        if i < BARRIER:
+            r = -2 - i
+            return Process("blocks", r, None, f"rank {r} all blocks")
         if i < self.R:
             return Process("host", i, None, f"host {i}")
         r, b = divmod(i - self.R, self.B)
@@ -474,12 +486,23 @@ class System:
         if self.R and all(p is not None and p[1] >= 0 and self._ops[True][p[0]][0] == _BARRIER
                           for p in procs[: self.R]):
             out.append(self._barrier(state))
+        if self._block_barriers:
+            out += [self._block_barrier(state, r) for r in range(self.R) if self._at_block_barrier(procs, r)]
         return out
+
+    def _at_block_barrier(self, procs, r: int) -> bool:
+        """Whether every block of rank r's launch stands at a block_barrier."""
+        base = self.R + r * self.B
+        return all(p is not None and p[1] >= 0 and self._ops[False][p[0]][0] == _BLOCK_BARRIER
+                   for p in procs[base: base + self.B])
 
     def step(self, state, label: int) -> Step | None:
         """The step of process `label` (or the joint barrier step) from `state`, if enabled."""
         if label == BARRIER:
             return next((s for s in self.successors(state) if s.process == BARRIER), None)
+        if label < BARRIER:
+            r = -2 - label
+            return self._block_barrier(state, r) if self._at_block_barrier(state[0], r) else None
         i, alt = label % self.nprocs, label // self.nprocs
         p = state[0][i]
         if p is None or p[1] < 0:
@@ -500,6 +523,26 @@ class System:
         instr = self.program.host.instrs[procs[0][0]]
         return Step(BARRIER, instr, State(new, sig, ghost, launches, hb), (), (), tuple(events), BARRIER)
 
+    def _block_barrier(self, state, r: int) -> Step:
+        procs, sig, ghost, launches, hb = state
+        events: list = []
+        new = list(procs)
+        blocks = range(self.R + r * self.B, self.R + (r + 1) * self.B)
+        for k in blocks:
+            pc, _, L = procs[k]
+            new[k] = self._run(k, pc + 1, list(L), self.ctx_of(k, launches), events)
+        new = tuple(new)
+        if self.G:
+            ghost = self._settle(ghost, new, blocks)
+        if self.clocks:
+            hb = self.clocks.barrier(hb, blocks)
+            for k in blocks:
+                if new[k] is None:
+                    hb = self.clocks.finish(hb, k, r)
+        instr = self.program.kernel.instrs[procs[blocks[0]][0]]
+        label = block_barrier(r)
+        return Step(label, instr, State(new, sig, ghost, launches, hb), (), (), tuple(events), label)
+
     def _step(self, state, i, p, alt: int = 0) -> Step | None:
         """The step of process i (at entry p) or None when it is blocked; `alt` 1 takes the
         other outcome of a TEST_EVENT whose transfer may not have completed."""
@@ -515,6 +558,8 @@ class System:
             entry, events = self._continue(i, pc, L, self.ctx_of(i, state[3]))
             hb = self.clocks.join(state.hb, i) if self.clocks else ()
             return self._finish(state, i, instr, entry, state[1], state[2], state[3], (), (), events, hb)
+        if k == _BLOCK_BARRIER:
+            return None  # joint step, see successors
         if k == _CHOOSE:
             return self._choose(state, i, instr, op, pc, L, self.ctx_of(i, state[3]), alt)
         if k >= _LOAD:
@@ -987,6 +1032,11 @@ class System:
             elif op[0] == _BARRIER:
                 missing = tuple(r for r in range(self.R)
                                 if procs[r] is None or self._ops[True][procs[r][0]][0] != _BARRIER)
+                out.append(Stuck(i, instr, "barrier", None, None, (), missing, None))
+            elif op[0] == _BLOCK_BARRIER:
+                base = self.R + self.rank_of(i) * self.B
+                missing = tuple(k for k in range(base, base + self.B)
+                                if procs[k] is None or self._ops[False][procs[k][0]][0] != _BLOCK_BARRIER)
                 out.append(Stuck(i, instr, "barrier", None, None, (), missing, None))
             else:
                 out.append(Stuck(i, instr, "other", None, None, (), (), None))

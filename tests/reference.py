@@ -268,6 +268,7 @@ class Reference:
             state, ghost = node
             steps = self.system.successors(state)
             self._check_choices(state, steps)
+            self._check_block_barriers(state, steps)
             for step in steps:
                 ghost2, losses = self.next_ghost(state, ghost, step)
                 nxt = (step.next, ghost2)
@@ -303,6 +304,24 @@ class Reference:
                 continue
             got = sorted(s.events[0].value for s in mine)
             assert got == list(range(lo, hi + 1)), (got, lo, hi)
+
+    def _check_block_barriers(self, state, steps) -> None:
+        """Rank r's joint block_barrier step is enabled exactly when every block of its launch
+        stands at a block_barrier (a finished block never arrives); it moves all of them, and
+        the blocks at a block_barrier take no step of their own."""
+        system, code = self.system, self.program.kernel
+        R, B = system.R, system.B
+        for r in range(R):
+            blocks = [state.procs[R + r * B + b] for b in range(B)]
+            at = [p is not None and p[1] >= 0 and isinstance(code.instrs[p[0]], ir.BlockBarrier) for p in blocks]
+            joint = [s for s in steps if s.process == -2 - r]
+            assert len(joint) == (1 if all(at) else 0), (r, blocks, joint)
+            for b, here in enumerate(at):
+                if here:
+                    assert not any(s.process == R + r * B + b for s in steps)
+            for s in joint:
+                changed = [k for k in range(len(state.procs)) if s.next.procs[k] != state.procs[k]]
+                assert set(changed) <= set(range(R + r * B, R + (r + 1) * B)) and s.next.signals == state.signals
 
     def states(self) -> set:
         """The reachable system states."""

@@ -6,7 +6,7 @@ resets and host barriers, and a short kernel of TNOTIFY / TWAIT / TTEST (single 
 slices, whole tensors) in rank and block branches, small `for` loops, TTEST polling loops
 (bounded, and now and then unbounded), asserts, early returns and `any(lo, hi)` choices
 (mostly of a rank, used as a target rank, an index or in a condition; now and then an
-empty range). Values are small so that
+empty range) and `block_barrier;` at the top level of the kernel. Values are small so that
 EQ waits are sometimes unsatisfiable and Sets overwrite unread values; AtomicAdd of
 2147483647 can overflow; now and then an index, a remote TWAIT, an assert or a local spin
 loop goes wrong: every verdict is reachable. The size budget keeps most state spaces at a
@@ -147,6 +147,8 @@ def _stmt(draw, ctx: Ctx, indent: str) -> str:
         kinds += ["branch", "branch", "loop", "poll_for", "poll_while"]
     if ctx.in_loop:
         kinds += ["break_if"]
+    if ctx.kernel and ctx.depth == 0:
+        kinds += ["block_barrier"]
     kinds += ["return_if"]
     kind = draw(st.sampled_from(kinds))
     ctx.budget -= 1
@@ -158,6 +160,8 @@ def _stmt(draw, ctx: Ctx, indent: str) -> str:
         return indent + _assert(draw, ctx)
     if kind == "pipe":
         return indent + "pipe_barrier(PIPE_ALL);"
+    if kind == "block_barrier":  # every block of the rank meets here (a deadlock after an early return)
+        return indent + "block_barrier;"
     if kind == "local":
         name = ctx.fresh("x")
         init = draw(st.sampled_from(("rank", "block + 1", "nranks * 2", "min(rank, 1)")))

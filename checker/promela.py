@@ -293,8 +293,8 @@ class _Export:
             if ins.visible and not isinstance(ins, (ir.HostBarrier, ir.BlockBarrier)):
                 lines.append(f"  /* {_comment(ins)} */")
                 lines += _indent(self.step(q, pc, ins), 2)
-        if not any(ins.visible for ins in q.code.instrs):
-            lines.append("  :: false  /* no visible statement */")
+        if not any(ins.visible and not isinstance(ins, (ir.HostBarrier, ir.BlockBarrier)) for ins in q.code.instrs):
+            lines.append("  :: false  /* no visible statement of its own */")
         if q.kind == "kernel" and q.block == 0:
             barriers = [pc for pc, ins in enumerate(q.code.instrs) if isinstance(ins, ir.BlockBarrier)]
             if barriers:

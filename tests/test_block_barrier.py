@@ -87,3 +87,17 @@ def test_each_launch_meets_on_its_own():
 def test_block_barrier_agrees_with_the_reference_reduced_and_not(text):
     agree(text)
     reduced_agrees(text)
+
+
+def test_block_barrier_orders_data_accesses():
+    text = """
+    ranks 1; blocks 2;
+    buffer buf[1];
+    kernel {
+        if (block == 0) { WRITE(buf[0]); }
+        block_barrier;
+        if (block == 1) { READ(buf[0]); }
+    }
+    """
+    assert violated(text) == set()
+    assert violated(text.replace("block_barrier;", "")) == {"data_race"}

@@ -123,3 +123,15 @@ def test_choice_in_a_loop_and_a_ghost_reader_agree_reduced_and_unreduced():
     """
     full, reduced = check_text(text, por=False), check_text(text)
     assert full.violated == reduced.violated
+
+
+def test_replay_follows_the_chosen_value():
+    from checker.replay import replay
+
+    text = "ranks 1; kernel { int p = any(0, 2); assert(p < 2); }"
+    out = io.StringIO()
+    write_json([check_text(text)], out)
+    violation = json.loads(out.getvalue())["results"][0]["violations"][0]
+    shown = io.StringIO()
+    assert replay(compile_text(text), violation, shown) is None
+    assert "chose p = 2" in shown.getvalue()

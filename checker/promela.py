@@ -8,8 +8,10 @@ state is global (positions `hpc<r>`/`kpc<r>_<b>`, the element a tensor wait read
 the locals, the signals, the launch counts when the kernel reads `launch_id`), and each
 visible step is one `d_step` guarded by the process's position: a TNOTIFY, one element
 read of a TWAIT/TTEST (pass by pass, a failed first read blocks), a reset, a launch start
-(which starts the blocks and runs their first local statements), a launch completion, or
-a host_barrier (one joint step of all hosts, taken by `H0`). The local statements after a
+(which starts the blocks and runs their first local statements), a launch completion, a
+host_barrier (one joint step of all hosts, taken by `H0`), a block_barrier (one joint step
+of a rank's blocks, taken by `K<r>_0`), or one value of an `any(lo, hi)`
+(one d_step per value; the export needs its width bounded statically, see `exportable`). The local statements after a
 visible step run inside the same `d_step`, interpreted instruction by instruction, and
 dead locals are zeroed as in sigproof's states, so SPIN (spin -o2: no dead-variable
 elimination, which would drop a signal nobody reads; pan -DNOREDUCE) stores exactly
@@ -31,6 +33,7 @@ statements within one step is taken as spinning forever.
 from __future__ import annotations
 
 from model import ir
+from model import analysis as A
 from model.analysis import liveness
 
 __all__ = ["promela"]
@@ -57,7 +60,36 @@ def exportable(program: ir.Program) -> str | None:
             if isinstance(ins, _DATA):
                 return (f"{ins.span}: the Promela export covers the base language only; "
                         f"'{ins.text}' belongs to the data extension (buffers, LOAD/STORE/FETCH_ADD/CAS, observe)")
+    widths = choice_widths(program)
+    for kind, code in (("kernel", program.kernel), ("host", program.host)):
+        for pc, ins in enumerate(code.instrs):
+            if isinstance(ins, ir.Choose) and widths[kind][pc] is None:
+                return (f"{ins.span}: '{ins.text}': the Promela export needs the range of an any(lo, hi) bounded "
+                        f"statically (at most {A.CAP} values, from what lo and hi can be), and this one is not")
     return None
+
+
+def choice_widths(program: ir.Program) -> dict[str, dict[int, int | None]]:
+    """Per code, per `any(lo, hi)`: the most values it can range over in any process (from the
+    abstract interpretation of model/analysis.py), or None when that is not bounded."""
+    an = A.Analysis(program)
+    out: dict[str, dict[int, int | None]] = {"kernel": {}, "host": {}}
+    for kind, r, b in an.contexts():
+        envs, ctx = an.envs(kind, r, b)
+        for pc, ins in enumerate(an.codes[kind].instrs):
+            if not isinstance(ins, ir.Choose):
+                continue
+            out[kind].setdefault(pc, 1)
+            env = envs[pc]
+            if env is None or out[kind][pc] is None:
+                continue
+            lo, hi = A.evaluate(ins.lo, env, ctx), A.evaluate(ins.hi, env, ctx)
+            if lo is A.TOP or hi is A.TOP:
+                out[kind][pc] = None
+            elif lo and hi:
+                width = max(hi) - min(lo) + 1
+                out[kind][pc] = None if width > A.CAP else max(out[kind][pc], width)
+    return out
 
 
 def promela(program: ir.Program, atomic_waits: bool = False) -> str:
@@ -98,6 +130,7 @@ class _Export:
         self.hosts = [_Proc("host", r, 0, program.host, launches) for r in range(self.R)]
         self.kernels = [_Proc("kernel", r, b, program.kernel, launches) for r in range(self.R) for b in range(self.B)]
         self.live = {"host": liveness(program.host), "kernel": liveness(program.kernel)}
+        self.widths = choice_widths(program)
 
     # ------------------------------------------------------------ expressions
 
@@ -257,11 +290,16 @@ class _Export:
         lines.append("end:" if q.kind == "kernel" else "")
         lines.append("  do")
         for pc, ins in enumerate(q.code.instrs):
-            if ins.visible and not isinstance(ins, ir.HostBarrier):
+            if ins.visible and not isinstance(ins, (ir.HostBarrier, ir.BlockBarrier)):
                 lines.append(f"  /* {_comment(ins)} */")
                 lines += _indent(self.step(q, pc, ins), 2)
-        if not any(ins.visible for ins in q.code.instrs):
-            lines.append("  :: false  /* no visible statement */")
+        if not any(ins.visible and not isinstance(ins, (ir.HostBarrier, ir.BlockBarrier)) for ins in q.code.instrs):
+            lines.append("  :: false  /* no visible statement of its own */")
+        if q.kind == "kernel" and q.block == 0:
+            barriers = [pc for pc, ins in enumerate(q.code.instrs) if isinstance(ins, ir.BlockBarrier)]
+            if barriers:
+                lines.append(f"  /* block_barrier: one joint step of rank {q.rank}'s blocks */")
+                lines += _indent(self.barrier(barriers, [k for k in self.kernels if k.rank == q.rank]), 2)
         if q is self.hosts[0]:
             barriers = [pc for pc, ins in enumerate(q.code.instrs) if isinstance(ins, ir.HostBarrier)]
             if barriers:
@@ -293,7 +331,22 @@ class _Export:
             return self.notify(q, pc, ins, after)
         if isinstance(ins, ir.Reset):
             return self.reset(q, pc, ins, after)
+        if isinstance(ins, ir.Choose):
+            return self.choose(q, pc, ins, after)
         return self.read(q, pc, ins, after)
+
+    def choose(self, q: _Proc, pc: int, ins: ir.Choose, after: list[str]) -> list[str]:
+        """An `any(lo, hi)`: one d_step per value lo + k (k below the static width), the
+        first one also the `error` of an empty range."""
+        lo, hi = self.ex(ins.lo, q), self.ex(ins.hi, q)
+        fault = _any(self.fault(ins.lo, q), self.fault(ins.hi, q))
+        x, stop = q.locals[ins.slot], f"{q.pc} = {q.done}"
+        lines = _dstep([f"{q.pc} == {pc} ->"] + _guarded(_any(fault, f"({lo} > {hi})"), stop,
+                                                         [f"{x} = {lo}; {q.pc} = {pc + 1}"]) + after)
+        for k in range(1, self.widths[q.kind][pc]):
+            guard = f"{q.pc} == {pc}" + (f" && !{fault}" if fault else "") + f" && {lo} + {k} <= {hi}"
+            lines += _dstep([f"{guard} ->", f"{x} = {lo} + {k}; {q.pc} = {pc + 1};"] + after)
+        return lines
 
     def notify(self, q: _Proc, pc: int, ins: ir.Notify, after: list[str]) -> list[str]:
         fault, _, pos, _ = self.view(ins.view, q, own_only=False)
@@ -354,10 +407,11 @@ class _Export:
             guard = f"{at} && ({fault + ' || ' if fault else ''}{q.idx} > 0 || {read})"
         return _dstep([f"{guard} ->"] + _guarded(fault, stop, effect) + after)
 
-    def barrier(self, pcs: list[int]) -> list[str]:
-        at = " && ".join("(" + " || ".join(f"{h.pc} == {pc}" for pc in pcs) + ")" for h in self.hosts)
+    def barrier(self, pcs: list[int], members: list | None = None) -> list[str]:
+        members = self.hosts if members is None else members
+        at = " && ".join("(" + " || ".join(f"{h.pc} == {pc}" for pc in pcs) + ")" for h in members)
         body = [f"{at} ->"]
-        for h in self.hosts:
+        for h in members:
             body.append(f"{h.pc} = {h.pc} + 1;")
             body += self.run_locals(h)
         return _dstep(body)

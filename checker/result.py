@@ -17,7 +17,7 @@ STOP_REASONS = ("max_states", "timeout", "memory", "interrupted", "local_steps",
 
 @dataclass(frozen=True)
 class ProcessRef:
-    kind: str  # "host" | "kernel" | "hosts" (the joint host_barrier step)
+    kind: str  # "host" | "kernel" | "hosts" (the joint host_barrier step) | "blocks" (a block_barrier step)
     rank: int | None
     block: int | None
     name: str  # "host 1", "rank 1 block 0", "all hosts"
@@ -84,6 +84,29 @@ class Joined:
     @property
     def text(self) -> str:
         return "all kernel blocks returned"
+
+
+@dataclass(frozen=True)
+class Chose:
+    """An `any(lo, hi)` step gave its local this value."""
+
+    name: str
+    value: int
+    kind = "choose"
+
+    @property
+    def text(self) -> str:
+        return f"chose {self.name} = {self.value}"
+
+
+@dataclass(frozen=True)
+class BlocksPassed:
+    rank: int
+    kind = "block_barrier"
+
+    @property
+    def text(self) -> str:
+        return f"every block of rank {self.rank} passes the block_barrier"
 
 
 @dataclass(frozen=True)
@@ -212,7 +235,7 @@ class StuckProcess:
     cmp: str | None = None
     operand: int | None = None
     elements: tuple[tuple[ElementRef, int], ...] = ()
-    missing: tuple[str, ...] = ()  # hosts a barrier waits for
+    missing: tuple[str, ...] = ()  # the processes a host_barrier or block_barrier waits for
     message: str | None = None
     kind = "stuck"
 
@@ -231,7 +254,7 @@ class StuckProcess:
         if self.waits == "join":
             return f"{where}: {self.statement} waits for rank {self.actor.rank}'s kernel blocks to return"
         if self.waits == "barrier":
-            return f"{where}: host_barrier waits for {', '.join(self.missing)}"
+            return f"{where}: {self.statement} waits for {', '.join(self.missing)}"
         return f"{where}: {self.statement}"
 
 

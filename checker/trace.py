@@ -5,10 +5,10 @@ did), and rendered as result records. Entry points: `steps_to`, `trace_of`."""
 from __future__ import annotations
 
 from checker.explore import Exploration
-from checker.result import (BarrierPassed, DataAccess, ElementRef, Faulted, Joined, LineCached, Overwrote,
+from checker.result import (BarrierPassed, BlocksPassed, Chose, DataAccess, ElementRef, Faulted, Joined, LineCached, Overwrote,
                             ProcessRef, Raced, Read, Returned, Started, TraceStep, Write)
 from model import ir
-from model.system import DataRace, Fault, LineRead, Overwrite
+from model.system import Chosen, DataRace, Fault, LineRead, Overwrite
 
 
 def path_to(ex: Exploration, target: int) -> list[int]:
@@ -62,6 +62,8 @@ def _trace_step(system, n: int, step) -> TraceStep:
                     for pos, value, operand, holds in step.reads]
     if step.process == -1:
         effects.append(BarrierPassed())
+    elif step.process < -1:
+        effects.append(BlocksPassed(-2 - step.process))
     elif isinstance(ins, ir.Launch):
         effects.append(Started(step.process, system.B))
     elif isinstance(ins, ir.Join):
@@ -72,7 +74,9 @@ def _trace_step(system, n: int, step) -> TraceStep:
     for a in step.accesses:
         effects.append(DataAccess(data_ref(system, a.position), a.kind))
     for ev in step.events:
-        if isinstance(ev, DataRace):
+        if isinstance(ev, Chosen):
+            effects.append(Chose(ev.name, ev.value))
+        elif isinstance(ev, DataRace):
             other = system.process_name(system.clocks.process_of(ev.first.clock))
             effects.append(Raced(data_ref(system, ev.first.position), other, ev.first.kind))
         elif isinstance(ev, Overwrite):

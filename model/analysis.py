@@ -93,6 +93,19 @@ def evaluate(e: ir.Expr, env: tuple, ctx: dict):
     raise AssertionError(f"not a flat expression: {e!r}")
 
 
+def choices(lo, hi):
+    """The values an `any(lo, hi)` may give, for the value sets of its bounds (TOP: unknown,
+    or more than CAP values)."""
+    if lo is TOP or hi is TOP:
+        return TOP
+    if not lo or not hi:
+        return frozenset()
+    a, b = min(lo), max(hi)
+    if b - a + 1 > CAP:
+        return TOP
+    return frozenset(v for v in range(a, b + 1) if any(x <= v <= y for x in lo for y in hi if y - x < ir.MAX_CHOICES))
+
+
 _HOLDS = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
           "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 _FLIP = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
@@ -183,12 +196,14 @@ def operands(ins) -> tuple:
         return (ins.dst, ins.src)
     if isinstance(ins, (ir.WaitEvent, ir.TestEvent)):
         return (ir.Local(ins.slot, ins.name, ins.span),)
+    if isinstance(ins, ir.Choose):
+        return (ins.lo, ins.hi)
     return ()
 
 
 def dest(ins) -> int | None:
     """The local an instruction writes, if any."""
-    if isinstance(ins, ir.Assign):
+    if isinstance(ins, (ir.Assign, ir.Choose)):
         return ins.slot
     if isinstance(ins, (ir.Test, ir.Load, ir.FetchAdd, ir.Cas, ir.TestEvent)):
         return ins.dest
@@ -296,6 +311,10 @@ def interpret(code: ir.Code, ctx: dict, pc: int, env: tuple, faults=None) -> lis
                 outs.append((pc + 1, env[:ins.slot] + (v,) + env[ins.slot + 1:]))
         elif isinstance(ins, (ir.Test, ir.Cas, ir.TestEvent)):
             outs.append((pc + 1, env[:ins.dest] + (BOOL,) + env[ins.dest + 1:]))
+        elif isinstance(ins, ir.Choose):
+            v = choices(evaluate(ins.lo, env, ctx), evaluate(ins.hi, env, ctx))
+            if v is TOP or v:  # an empty set: every choice faults
+                outs.append((pc + 1, env[:ins.slot] + (v,) + env[ins.slot + 1:]))
         elif dest(ins) is not None:  # a loaded value, an old value, an event's state: unknown
             d = dest(ins)
             outs.append((pc + 1, env[:d] + (TOP,) + env[d + 1:]))

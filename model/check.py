@@ -356,6 +356,8 @@ class _Checker:
         return ir.SBlock(tuple(out), st.span)
 
     def stmt_VarDecl(self, st: S.VarDecl) -> ir.Stmt | None:
+        if isinstance(st.init, S.Any):
+            return self.choose(st, st.name, st.init, declare=st.type)
         value = self.rvalue(st.init)
         if not self.declarable(st.name, st.span):
             return None
@@ -381,7 +383,47 @@ class _Checker:
             return True
         return False
 
+    def choose(self, st, name: str, e: S.Any, declare: str | None = None, op: str = "=") -> ir.Stmt | None:
+        """`int x = any(lo, hi);` (declare) or `x = any(lo, hi);`."""
+        refuse = lambda call: self.error(  # noqa: E731
+            "the bounds of any(lo, hi) are expressions of locals, built-ins and params: read a signal into a "
+            "local first", call.span)
+        lo, hi = (self.expr(x, self.scope, test=refuse) for x in (e.lo, e.hi))
+        if declare is not None:
+            if not self.declarable(name, st.span):
+                return None
+            slot = self.scope.declare(name, declare == "bool")
+        else:
+            slot = self.scope.lookup(name)
+            if slot is None:
+                self.name_error(name, st.span, assigning=True)
+                return None
+            if slot in self.scope.events:
+                self.error(f"event '{name}' is set only by TPUT_ASYNC or TGET_ASYNC", st.span)
+                return None
+        if declare == "bool" or (declare is None and slot in self.scope.bools):
+            self.error(f"any(lo, hi) gives an int, but '{name}' is a bool: declare it 'int {name}'", e.span)
+            return None
+        if op != "=":
+            self.error(f"'{name} {op} any(lo, hi)': any can only be assigned with '='; choose into a local "
+                       f"first (int d = any(lo, hi); {name} {op} d;)", e.span)
+            return None
+        if lo is None or hi is None:
+            return None
+        a, b = constant(lo), constant(hi)
+        if a is not None and b is not None:
+            if a > b:
+                self.error(f"any({a}, {b}) has an empty range (lo > hi)", e.span)
+                return None
+            if b - a + 1 > ir.MAX_CHOICES:
+                self.error(f"any({a}, {b}) ranges over {b - a + 1} values; at most {ir.MAX_CHOICES} are explored",
+                           e.span)
+                return None
+        return ir.SChoose(slot, name, lo, hi, st.span, self.text(st.span))
+
     def stmt_Assign(self, st: S.Assign) -> ir.Stmt | None:
+        if isinstance(st.value, S.Any):
+            return self.choose(st, st.name, st.value, op=st.op)
         value = self.rvalue(st.value)
         slot = self.scope.lookup(st.name)
         if slot is None:
@@ -569,6 +611,13 @@ class _Checker:
         if self.host_only("host_barrier", st.span):
             return ir.SHostBarrier(st.span, self.text(st.span))
         return None
+
+    def stmt_BlockBarrier(self, st: S.BlockBarrier) -> ir.Stmt | None:
+        if not self.kernel:
+            self.error("'block_barrier' is a kernel statement (all blocks of a rank meet there); it cannot appear in "
+                       "the host (use host_barrier to meet the other ranks' hosts)", st.span)
+            return None
+        return ir.SBlockBarrier(st.span, self.text(st.span))
 
     # ------------------------------------------------------------ ops and views
 

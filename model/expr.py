@@ -36,6 +36,10 @@ def build(e: S.Expr, resolve: Resolve, error: Error, max_depth: int, test=None, 
                   e.span)
             return None
         return test(e)
+    if isinstance(e, S.Any):
+        error("any(lo, hi) can only be the whole right-hand side of a local declaration or assignment "
+              "(int x = any(lo, hi); or x = any(lo, hi);): choose into a local first, then use it here", e.span)
+        return None
     if isinstance(e, S.UnOp):
         a = sub(e.operand)
         if a is None:

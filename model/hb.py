@@ -140,11 +140,13 @@ class Clocks:
         vc = _join(hb[0][host], hb[4][host])
         return (self._set(hb[0], host, vc),) + hb[1:4] + (self._set(hb[4], host, None), hb[5])
 
-    def barrier(self, hb) -> tuple:
+    def barrier(self, hb, members=None) -> tuple:
+        """Every member (default: the hosts) knows what any of them knew."""
+        members = range(self.R) if members is None else members
         vc = None
-        for h in range(self.R):
+        for h in members:
             vc = _join(vc, hb[0][h])
-        vcs = tuple(vc if h < self.R else hb[0][h] for h in range(self.P))
+        vcs = tuple(vc if h in members else hb[0][h] for h in range(self.P))
         return (vcs,) + hb[1:]
 
     # ------------------------------------------------------------ async transfers

@@ -13,7 +13,8 @@ start from one process that can move and close the set under "must come along":
   positions);
 - a process that cannot move needs every process that may enable it: the writers of the
   element its wait reads, the blocks its `launch` waits for, the hosts a `host_barrier`
-  waits for.
+  waits for, the blocks of its rank a `block_barrier` waits for (one that has not arrived
+  is enough: none of them can pass before it moves).
 
 A host with a `launch` still ahead counts its kernel's footprint (every block, every launch)
 and, where the ghost exists, the ghost elements of its rank (a launch shifts their marks)
@@ -235,17 +236,24 @@ class Reduction:
         procs = state[0]
         moving: dict[int, list] = {}
         for st in steps:
-            if st.process < 0:  # the joint host_barrier step belongs to every host
-                for h in range(R):
-                    moving.setdefault(h, []).append(st)
-            else:
-                moving.setdefault(st.process, []).append(st)
+            for j in self._members(st.process):  # a joint barrier step belongs to each of its processes
+                moving.setdefault(j, []).append(st)
         touch = {i: self._touch(i, procs[i][0], sts, state) for i, sts in moving.items()}
         best = self._choose(procs, moving, touch, len(steps), state[1])
         if best is None:
             return None
         self.reduced += 1
-        return [st for st in steps if (st.process in best if st.process >= 0 else 0 in best)]
+        return [st for st in steps if self._members(st.process)[0] in best]
+
+    def _members(self, process: int) -> tuple:
+        """The processes a step belongs to: its own, every host (host_barrier), or every block of
+        the rank (block_barrier)."""
+        if process >= 0:
+            return (process,)
+        if process == -1:
+            return tuple(range(self.R))
+        base = self.R + (-2 - process) * self.B
+        return tuple(range(base, base + self.B))
 
     def _reader(self, i: int, entry, launches) -> tuple | None:
         """What process i (at `entry`) may still read of the ghost elements, as the judgement of
@@ -265,19 +273,19 @@ class Reduction:
     def _touch(self, i: int, pc: int, sts: list, state) -> tuple:
         """What the steps of process i touch, by how they may interfere: elements written by an
         increase, a decrease, no change, anything; read by a wait that an increase (a decrease)
-        cannot falsify, by anything; and whether the joint host_barrier step is among them."""
+        cannot falsify, by anything; and the processes of a joint barrier step among them."""
         f = self.kinds[i]
         ins = self._instrs[i >= self.R][pc]
         ghost = self.ghost
         w_up = w_down = w_nop = w_set = w_any = r_up = r_down = r_any = 0
-        barrier = False
+        barrier = ()
         notify = ins.__class__ is ir.Notify
         # a wait that completes, or a TTEST that holds now, keeps its outcome under increases
         # (GE, GT) or decreases (LE, LT) of what it reads
         mono = ins.__class__ in (ir.Wait, ir.Test) and (self.system.atomic_waits or _single(ins.view))
         for st in sts:
             if st.process < 0:
-                barrier = True
+                barrier = self._members(st.process)
                 continue
             if st.events:  # a faulting step (or one with an overwrite): whatever it may touch
                 r_any |= f.now_r[pc]
@@ -435,8 +443,7 @@ class Reduction:
                             or (w_down & fr_down and self._falsified(j, procs[j][0], w_down, False, values))):
                         if not (j < R and stuck(j, i)):
                             out.append(j)
-                if barrier:
-                    out.extend(h for h in range(R) if h != i)
+                out.extend(h for h in barrier if h != i)
             elif isinstance(ins, ir.Join):
                 # the launch completes only after every block returns, so one block that has
                 # not is enough: it must move first (none, if one spins forever)
@@ -449,6 +456,13 @@ class Reduction:
                 late = [h for h in range(R) if procs[h] is None or not isinstance(
                     self._instrs[0][procs[h][0]], ir.HostBarrier)]
                 if all(procs[h] is not None and procs[h][1] >= 0 for h in late):
+                    hit = need_cache[i] = (tuple(out), tuple(late))
+                    return hit
+            elif isinstance(ins, ir.BlockBarrier):  # likewise one block of the rank that has not arrived
+                base = R + own_host * B
+                late = [k for k in range(base, base + B) if procs[k] is None or not isinstance(
+                    self._instrs[1][procs[k][0]], ir.BlockBarrier)]
+                if all(procs[k] is not None and procs[k][1] >= 0 for k in late):
                     hit = need_cache[i] = (tuple(out), tuple(late))
                     return hit
             else:  # a blocked wait: whoever may write what it reads

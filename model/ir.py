@@ -23,6 +23,7 @@ NOTIFY_OPS = (SET, ATOMIC_ADD)
 CMPS = ("EQ", "NE", "GT", "GE", "LT", "LE")
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 BUILTINS = ("rank", "block", "launch_id")
+MAX_CHOICES = 1024  # most values one `any(lo, hi)` may range over
 
 # ---------------------------------------------------------------- expressions
 
@@ -348,7 +349,25 @@ class SObserve:
     text: str
 
 
-Stmt = Union[SAssign, SIf, SLoop, SBlock, SJump, SAssert, SNotify, SWait, SEval, SLaunch, SReset, SHostBarrier,
+@dataclass(frozen=True, slots=True)
+class SChoose:
+    """`int x = any(lo, hi);` or `x = any(lo, hi);`: the process picks any value in [lo, hi]."""
+
+    slot: int
+    name: str
+    lo: Expr
+    hi: Expr
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SBlockBarrier:
+    span: Span
+    text: str
+
+
+Stmt = Union[SAssign, SChoose, SBlockBarrier, SIf, SLoop, SBlock, SJump, SAssert, SNotify, SWait, SEval, SLaunch, SReset, SHostBarrier,
              SCopy, SAccess, SWaitEvent, SFence, SStore, SObserve]
 
 # ---------------------------------------------------------------- flat instructions
@@ -566,7 +585,32 @@ class Fence:
     visible: ClassVar[bool] = True
 
 
-Instr = Union[Assign, Jump, Branch, Assert, Return, Notify, Wait, Test, Reset, Launch, Join, HostBarrier, Observe,
+@dataclass(frozen=True, slots=True)
+class Choose:
+    """A nondeterministic choice: local `slot` takes each value of [lo, hi] in its own
+    successor (a visible step that touches no signal). lo > hi, or a range of more than
+    MAX_CHOICES values, is a run-time `error`."""
+
+    slot: int
+    name: str
+    lo: Expr
+    hi: Expr
+    span: Span
+    text: str
+    visible: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class BlockBarrier:
+    """`block_barrier;` in the kernel: every block of the rank's launch waits for all the
+    others (SyncAll), then all pass together in one joint step."""
+
+    span: Span
+    text: str
+    visible: ClassVar[bool] = True
+
+
+Instr = Union[Choose, BlockBarrier, Assign, Jump, Branch, Assert, Return, Notify, Wait, Test, Reset, Launch, Join, HostBarrier, Observe,
               Load, Store, FetchAdd, Cas, Copy, Access, WaitEvent, TestEvent, Fence]
 SIGNAL_INSTRS = (Notify, Wait, Test, Reset, Load, Store, FetchAdd, Cas)  # the instructions with a signal view
 READ_INSTRS = (Wait, Test)  # the waits: reads with a comparison

@@ -75,6 +75,8 @@ class _Code:
                 self.stmt(s)
         elif isinstance(st, ir.SAssign):
             self.emit(ir.Assign(st.slot, self.hoist(st.value), st.span, st.text))
+        elif isinstance(st, ir.SChoose):
+            self.emit(ir.Choose(st.slot, st.name, st.lo, st.hi, st.span, st.text))
         elif isinstance(st, ir.SIf):
             br = self.emit(ir.Branch(self.hoist(st.cond), -1, st.cond.span, st.text))
             self.stmt(st.then)
@@ -105,6 +107,8 @@ class _Code:
             self.launch(st.span, st.text)
         elif isinstance(st, ir.SReset):
             self.emit(ir.Reset(st.view, st.span, st.text))
+        elif isinstance(st, ir.SBlockBarrier):
+            self.emit(ir.BlockBarrier(st.span, st.text))
         elif isinstance(st, ir.SHostBarrier):
             self.emit(ir.HostBarrier(st.span, st.text))
         elif isinstance(st, ir.SCopy):

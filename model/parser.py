@@ -70,7 +70,7 @@ _KEYWORDS = {
     "int", "bool", "if", "else", "for", "while", "break", "continue", "return", "assert", "TNOTIFY",
     "TWAIT", "TTEST", "pipe_barrier", "launch", "reset", "host_barrier", "true", "false", "min", "max",
     "buffer", "TPUT", "TGET", "READ", "WRITE", "event", "TPUT_ASYNC", "TGET_ASYNC", "WAIT_EVENT", "TEST_EVENT",
-    "dsb", "fence", "LOAD", "STORE", "FETCH_ADD", "CAS", "observe",
+    "dsb", "fence", "LOAD", "STORE", "FETCH_ADD", "CAS", "observe", "any", "block_barrier",
 }
 
 
@@ -147,7 +147,7 @@ def _syntax_error(e: UnexpectedInput, text: str, file: str) -> SpecError:
     return SpecError(_generic_message(e), span)
 
 
-_CALLS = "TNOTIFY, TWAIT, TTEST, LOAD, STORE, FETCH_ADD, CAS, TPUT, TGET, min and max"
+_CALLS = "TNOTIFY, TWAIT, TTEST, LOAD, STORE, FETCH_ADD, CAS, TPUT, TGET, min, max and any"
 
 
 def _unsupported(e: UnexpectedInput, text: str) -> str | None:
@@ -416,6 +416,9 @@ class _ToSyntax(Transformer_NonRecursive):
     def host_barrier_stmt(self, meta, c):
         return S.HostBarrier(self._s(meta))
 
+    def block_barrier_stmt(self, meta, c):
+        return S.BlockBarrier(self._s(meta))
+
     # ---- views and ops
     def sigview(self, meta, c):
         name, *selectors, at = c
@@ -461,3 +464,6 @@ class _ToSyntax(Transformer_NonRecursive):
 
     def max_call(self, meta, c):
         return S.MinMax(self._s(meta), "max", c[0], c[1])
+
+    def any_call(self, meta, c):
+        return S.Any(self._s(meta), c[0], c[1])

@@ -53,6 +53,16 @@ class MinMax:
 
 
 @dataclass(frozen=True, slots=True)
+class Any:
+    """`any(lo, hi)`: a nondeterministic choice of a value in [lo, hi]; only the whole right-hand
+    side of a local declaration or assignment (the checker refuses it elsewhere)."""
+
+    span: Span
+    lo: "Expr"
+    hi: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
 class OpName:
     """A notify op or wait comparison as written: `EQ`, `WaitCmp::EQ`, `comm::WaitCmp::EQ`."""
 
@@ -121,7 +131,7 @@ class Cas:
     new: "Expr"
 
 
-Expr = IntLit | Name | BinOp | UnOp | Cond | MinMax | Test | TestEvent | Load | FetchAdd | Cas
+Expr = IntLit | Name | BinOp | UnOp | Cond | MinMax | Any | Test | TestEvent | Load | FetchAdd | Cas
 SIGNAL_CALLS = (Test, TestEvent, Load, FetchAdd, Cas)  # visible steps inside expressions
 
 # ---- statements ----
@@ -280,8 +290,14 @@ class HostBarrier:
     span: Span
 
 
+@dataclass(frozen=True, slots=True)
+class BlockBarrier:
+    span: Span
+
+
 Stmt = (VarDecl | Assign | If | For | While | Jump | Block | Assert | Notify | Wait | ExprStmt
-        | PipeBarrier | Dsb | Fence | Copy | Access | WaitEvent | Store | Observe | Launch | Reset | HostBarrier)
+        | PipeBarrier | Dsb | Fence | Copy | Access | WaitEvent | Store | Observe | Launch | Reset | HostBarrier
+        | BlockBarrier)
 
 # ---- declarations ----
 

@@ -3,7 +3,8 @@
 Entry point: `System(program)`. `initial()` gives the initial state and the events of the
 hosts' first local statements; `successors(state)` gives every enabled `Step` record, and
 `step(state, label)` the one step of one process (each process is deterministic, so a step
-is named by its process index, the joint host_barrier step by BARRIER). A Step carries the
+is named by its process index, the joint host_barrier step by BARRIER, rank r's joint
+block_barrier step by block_barrier(r)). A Step carries the
 instruction, the elements read (with the value seen, the operand and whether the comparison
 held), the elements written (old and new values) and the events: `Fault` for an assertion,
 error or overflow, `Overwrite` for a Set or reset that replaced a notification that some of
@@ -34,7 +35,7 @@ from model.cint import COMPARE
 from model.errors import ModelError, Span
 from model.hb import COMPLETE, Access, Clocks
 
-BARRIER = -1
+BARRIER = -1  # the joint host_barrier step; the joint block_barrier step of rank r is block_barrier(r)
 HOST = -1  # the `block` of a host reader
 LOCAL_STEP_LIMIT = 1_000_000
 LINE = 16  # int32 elements in a 64-byte cache line
@@ -45,7 +46,13 @@ INT32_MIN, INT32_MAX = ir.INT32_MIN, ir.INT32_MAX
 _ASSIGN, _JUMP, _BRANCH, _ASSERT, _RETURN, _OBSERVE = range(6)
 _NOTIFY, _WAIT, _TEST, _RESET, _LAUNCH, _JOIN, _BARRIER = range(10, 17)
 _LOAD, _STORE, _FETCH_ADD, _CAS, _COPY, _ACCESS, _WAIT_EVENT, _TEST_EVENT, _FENCE = range(17, 26)
+_CHOOSE, _BLOCK_BARRIER = 26, 27
 _VISIBLE = _NOTIFY
+
+
+def block_barrier(r: int) -> int:
+    """The process index (and label) of rank r's joint block_barrier step."""
+    return -2 - r
 
 
 class LocalStepLimit(Exception):
@@ -87,6 +94,14 @@ class Overwrite(NamedTuple):
     clobber: bool = False  # erased by the stale write-back of a cache line (--set-granularity line)
 
 
+class Chosen(NamedTuple):
+    """The value an `any(lo, hi)` step gave its local."""
+
+    process: int
+    name: str
+    value: int
+
+
 class LineRead(NamedTuple):
     """The first half of a Set at line granularity: the line is read into the writer's cache."""
 
@@ -101,13 +116,14 @@ class DataRace(NamedTuple):
 
 
 class Step(NamedTuple):
-    process: int  # the process index, or BARRIER
+    process: int  # the process index, BARRIER, or block_barrier(rank)
     instr: object  # the IR instruction executed (host 0's for BARRIER)
     next: State
     reads: tuple  # (position, value, operand, holds)
     writes: tuple  # (position, old, new)
     events: tuple  # Fault, Overwrite and DataRace records
-    label: int  # names the step for `step(state, label)`: the process, + nprocs for TEST_EVENT false
+    label: int  # names the step for `step(state, label)`: the process, + nprocs for TEST_EVENT false,
+    #             + k * nprocs for the choice lo + k of an `any(lo, hi)`
     accesses: tuple = ()  # data accesses (model.hb.Access)
 
 
@@ -134,7 +150,7 @@ class Stuck(NamedTuple):
     cmp: str | None
     operand: int | None
     elements: tuple  # (position, value)
-    missing: tuple  # hosts a barrier waits for
+    missing: tuple  # the processes a host_barrier or block_barrier waits for
     message: str | None  # for "fault": why the wait cannot even be evaluated
 
 
@@ -156,6 +172,7 @@ class System:
         self._ops = {True: self._compile(program.host, "host"), False: self._compile(program.kernel, "kernel")}
         self._instrs = {True: program.host.instrs, False: program.kernel.instrs}
         self._test_events = any(isinstance(x, ir.TestEvent) for c in (program.host, program.kernel) for x in c.instrs)
+        self._block_barriers = any(isinstance(x, ir.BlockBarrier) for x in program.kernel.instrs)
         self._keep = {True: self._keeps(program.host, "host"), False: self._keeps(program.kernel, "kernel")}
         self._resume: dict = {}
         self._signals: dict = {}
@@ -216,6 +233,10 @@ class System:
                 out.append((_TEST_EVENT,))
             elif isinstance(ins, ir.Fence):
                 out.append((_FENCE,))
+            elif isinstance(ins, ir.Choose):
+                out.append((_CHOOSE, ins.slot, C.expr(ins.lo), C.expr(ins.hi)))
+            elif isinstance(ins, ir.BlockBarrier):
+                out.append((_BLOCK_BARRIER,))
             else:
                 raise AssertionError(f"unknown instruction {ins!r}")
         return tuple(out)
@@ -242,6 +263,9 @@ class System:
     def process(self, i: int) -> Process:
         if i == BARRIER:
             return Process("hosts", None, None, "all hosts")
+        if i < BARRIER:
+            r = -2 - i
+            return Process("blocks", r, None, f"rank {r} all blocks")
         if i < self.R:
             return Process("host", i, None, f"host {i}")
         r, b = divmod(i - self.R, self.B)
@@ -455,15 +479,30 @@ class System:
                     out.append(s)
                     if self._test_events and s.instr.__class__ is ir.TestEvent and self._event_pending(p, s.instr):
                         out.append(self._step(state, i, p, alt=1))
+                    elif s.instr.__class__ is ir.Choose and s.events[0].__class__ is Chosen:
+                        op = self._ops[i < self.R][p[0]]
+                        lo, hi = self._bounds(i, op, p[2], self.ctx_of(i, state[3]))
+                        out += [self._step(state, i, p, alt=k) for k in range(1, hi - lo + 1)]
         if self.R and all(p is not None and p[1] >= 0 and self._ops[True][p[0]][0] == _BARRIER
                           for p in procs[: self.R]):
             out.append(self._barrier(state))
+        if self._block_barriers:
+            out += [self._block_barrier(state, r) for r in range(self.R) if self._at_block_barrier(procs, r)]
         return out
+
+    def _at_block_barrier(self, procs, r: int) -> bool:
+        """Whether every block of rank r's launch stands at a block_barrier."""
+        base = self.R + r * self.B
+        return all(p is not None and p[1] >= 0 and self._ops[False][p[0]][0] == _BLOCK_BARRIER
+                   for p in procs[base: base + self.B])
 
     def step(self, state, label: int) -> Step | None:
         """The step of process `label` (or the joint barrier step) from `state`, if enabled."""
         if label == BARRIER:
             return next((s for s in self.successors(state) if s.process == BARRIER), None)
+        if label < BARRIER:
+            r = -2 - label
+            return self._block_barrier(state, r) if self._at_block_barrier(state[0], r) else None
         i, alt = label % self.nprocs, label // self.nprocs
         p = state[0][i]
         if p is None or p[1] < 0:
@@ -484,6 +523,26 @@ class System:
         instr = self.program.host.instrs[procs[0][0]]
         return Step(BARRIER, instr, State(new, sig, ghost, launches, hb), (), (), tuple(events), BARRIER)
 
+    def _block_barrier(self, state, r: int) -> Step:
+        procs, sig, ghost, launches, hb = state
+        events: list = []
+        new = list(procs)
+        blocks = range(self.R + r * self.B, self.R + (r + 1) * self.B)
+        for k in blocks:
+            pc, _, L = procs[k]
+            new[k] = self._run(k, pc + 1, list(L), self.ctx_of(k, launches), events)
+        new = tuple(new)
+        if self.G:
+            ghost = self._settle(ghost, new, blocks)
+        if self.clocks:
+            hb = self.clocks.barrier(hb, blocks)
+            for k in blocks:
+                if new[k] is None:
+                    hb = self.clocks.finish(hb, k, r)
+        instr = self.program.kernel.instrs[procs[blocks[0]][0]]
+        label = block_barrier(r)
+        return Step(label, instr, State(new, sig, ghost, launches, hb), (), (), tuple(events), label)
+
     def _step(self, state, i, p, alt: int = 0) -> Step | None:
         """The step of process i (at entry p) or None when it is blocked; `alt` 1 takes the
         other outcome of a TEST_EVENT whose transfer may not have completed."""
@@ -499,6 +558,10 @@ class System:
             entry, events = self._continue(i, pc, L, self.ctx_of(i, state[3]))
             hb = self.clocks.join(state.hb, i) if self.clocks else ()
             return self._finish(state, i, instr, entry, state[1], state[2], state[3], (), (), events, hb)
+        if k == _BLOCK_BARRIER:
+            return None  # joint step, see successors
+        if k == _CHOOSE:
+            return self._choose(state, i, instr, op, pc, L, self.ctx_of(i, state[3]), alt)
         if k >= _LOAD:
             try:
                 return self._data_step(state, i, instr, op, pc, L, self.ctx_of(i, state[3]), alt)
@@ -865,6 +928,33 @@ class System:
         return self._finish(state, i, instr, entry, sig, ghost, launches, (), (), tuple(events) + local_events, hb,
                             label, tuple(accesses))
 
+    def _bounds(self, i, op, L, ctx) -> tuple[int, int]:
+        """lo and hi of an `any(lo, hi)` (ModelError when they cannot be evaluated)."""
+        return op[2](L, ctx), op[3](L, ctx)
+
+    def _choose(self, state, i, instr, op, pc, L, ctx, alt) -> Step | None:
+        """The choice lo + alt of an `any(lo, hi)` (None beyond hi); an empty or too wide range
+        is an `error` (the alt 0 step)."""
+        try:
+            lo, hi = self._bounds(i, op, L, ctx)
+            if lo > hi:
+                raise ModelError(f"any({lo}, {hi}): the range is empty (lo > hi)", instr.span)
+            if hi - lo + 1 > ir.MAX_CHOICES:
+                raise ModelError(f"any({lo}, {hi}) ranges over {hi - lo + 1} values; at most {ir.MAX_CHOICES} are "
+                                 f"explored", instr.span)
+        except ModelError as e:
+            if alt:
+                return None
+            return self._finish(state, i, instr, None, state[1], state[2], state[3], (), (),
+                                (Fault("error", i, e.span, e.message),))
+        if alt > hi - lo:
+            return None
+        value = lo + alt
+        slot = op[1]
+        entry, local_events = self._continue(i, pc, L[:slot] + (value,) + L[slot + 1:], ctx)
+        return self._finish(state, i, instr, entry, state[1], state[2], state[3], (), (),
+                            (Chosen(i, instr.name, value),) + local_events, label=i + alt * self.nprocs)
+
     def data_element(self, pos: int) -> Element:
         rank, off = divmod(pos, self.D)
         buf = self.program.buffers[bisect.bisect_right(self._buf_offsets, off) - 1]
@@ -942,6 +1032,11 @@ class System:
             elif op[0] == _BARRIER:
                 missing = tuple(r for r in range(self.R)
                                 if procs[r] is None or self._ops[True][procs[r][0]][0] != _BARRIER)
+                out.append(Stuck(i, instr, "barrier", None, None, (), missing, None))
+            elif op[0] == _BLOCK_BARRIER:
+                base = self.R + self.rank_of(i) * self.B
+                missing = tuple(k for k in range(base, base + self.B)
+                                if procs[k] is None or self._ops[False][procs[k][0]][0] != _BLOCK_BARRIER)
                 out.append(Stuck(i, instr, "barrier", None, None, (), missing, None))
             else:
                 out.append(Stuck(i, instr, "other", None, None, (), (), None))

@@ -123,6 +123,11 @@ def future_reads(program, code, ctx, own_rank, pc, locals_):
                 nexts.append((pc + 1 if _eval(ins.cond, L, ctx) else ins.target, L))
             elif isinstance(ins, ir.Jump):
                 nexts.append((ins.target, L))
+            elif isinstance(ins, ir.Choose):  # every value of [lo, hi]; an empty or too wide range stops
+                lo, hi = _eval(ins.lo, L, ctx), _eval(ins.hi, L, ctx)
+                if hi - lo + 1 > ir.MAX_CHOICES:
+                    raise _Fault()
+                nexts += [(pc + 1, L[:ins.slot] + (v,) + L[ins.slot + 1:]) for v in range(lo, hi + 1)]
             elif isinstance(ins, ir.Assert):
                 if _eval(ins.cond, L, ctx):
                     nexts.append((pc + 1, L))
@@ -261,7 +266,10 @@ class Reference:
         while queue:
             node = queue.popleft()
             state, ghost = node
-            for step in self.system.successors(state):
+            steps = self.system.successors(state)
+            self._check_choices(state, steps)
+            self._check_block_barriers(state, steps)
+            for step in steps:
                 ghost2, losses = self.next_ghost(state, ghost, step)
                 nxt = (step.next, ghost2)
                 if nxt not in g:
@@ -274,6 +282,46 @@ class Reference:
                 else:
                     g.add_edge(node, nxt, steps=[(step, bool(losses))])
         return g
+
+    def _check_choices(self, state, steps) -> None:
+        """A process at an `any(lo, hi)` has one step per value of [lo, hi], computed here with
+        this file's own interpreter (a fault step when the range is empty or too wide)."""
+        system = self.system
+        for i, p in enumerate(state.procs):
+            if p is None or p[1] < 0:
+                continue
+            code = self.program.host if i < system.R else self.program.kernel
+            ins = code.instrs[p[0]]
+            if not isinstance(ins, ir.Choose):
+                continue
+            r, b = (i, 0) if i < system.R else divmod(i - system.R, system.B)
+            ctx = {"rank": r} if i < system.R else {
+                "rank": r, "block": b, "launch_id": state.launches[r] - 1 if state.launches else 0}
+            lo, hi = _eval(ins.lo, p[2], ctx), _eval(ins.hi, p[2], ctx)
+            mine = [s for s in steps if s.process == i]
+            if lo > hi or hi - lo + 1 > ir.MAX_CHOICES:
+                assert len(mine) == 1 and [ev.kind for ev in mine[0].events] == ["error"], mine
+                continue
+            got = sorted(s.events[0].value for s in mine)
+            assert got == list(range(lo, hi + 1)), (got, lo, hi)
+
+    def _check_block_barriers(self, state, steps) -> None:
+        """Rank r's joint block_barrier step is enabled exactly when every block of its launch
+        stands at a block_barrier (a finished block never arrives); it moves all of them, and
+        the blocks at a block_barrier take no step of their own."""
+        system, code = self.system, self.program.kernel
+        R, B = system.R, system.B
+        for r in range(R):
+            blocks = [state.procs[R + r * B + b] for b in range(B)]
+            at = [p is not None and p[1] >= 0 and isinstance(code.instrs[p[0]], ir.BlockBarrier) for p in blocks]
+            joint = [s for s in steps if s.process == -2 - r]
+            assert len(joint) == (1 if all(at) else 0), (r, blocks, joint)
+            for b, here in enumerate(at):
+                if here:
+                    assert not any(s.process == R + r * B + b for s in steps)
+            for s in joint:
+                changed = [k for k in range(len(state.procs)) if s.next.procs[k] != state.procs[k]]
+                assert set(changed) <= set(range(R + r * B, R + (r + 1) * B)) and s.next.signals == state.signals
 
     def states(self) -> set:
         """The reachable system states."""

@@ -4,7 +4,9 @@
 blocks, 1-2 small signals (sometimes scalar or 2-D), an optional host with 1-2 launches,
 resets and host barriers, and a short kernel of TNOTIFY / TWAIT / TTEST (single elements,
 slices, whole tensors) in rank and block branches, small `for` loops, TTEST polling loops
-(bounded, and now and then unbounded), asserts and early returns. Values are small so that
+(bounded, and now and then unbounded), asserts, early returns and `any(lo, hi)` choices
+(mostly of a rank, used as a target rank, an index or in a condition; now and then an
+empty range) and `block_barrier;` at the top level of the kernel. Values are small so that
 EQ waits are sometimes unsatisfiable and Sets overwrite unread values; AtomicAdd of
 2147483647 can overflow; now and then an index, a remote TWAIT, an assert or a local spin
 loop goes wrong: every verdict is reachable. The size budget keeps most state spaces at a
@@ -35,6 +37,7 @@ class Ctx:
     sigs: list[Sig]
     loop_vars: list[str] = field(default_factory=list)
     locals: list[str] = field(default_factory=list)
+    chosen: list[str] = field(default_factory=list)  # locals from any(0, nranks - 1): ranks
     budget: int = 0  # visible statements still allowed
     depth: int = 0
     in_loop: bool = False
@@ -59,6 +62,7 @@ def _index(draw, ctx: Ctx, size: int) -> str:
     options = ["0", "0", "0"] + [str(k) for k in range(1, size)] + [f"rank % {size}", f"(rank + 1) % {size}"]
     if ctx.kernel:
         options += [f"block % {size}"] + [f"{v} % {size}" for v in ctx.loop_vars]
+    options += [f"{c} % {size}" for c in ctx.chosen]
     return draw(st.sampled_from(options))
 
 
@@ -84,9 +88,9 @@ def _view(draw, ctx: Ctx, sig: Sig) -> str:
     return sig.name + "".join(parts)
 
 
-def _target(draw) -> str:
+def _target(draw, ctx: Ctx) -> str:
     return draw(st.sampled_from(("", "", "", " @ rank", " @ (rank + 1) % nranks", " @ (rank + nranks - 1) % nranks",
-                                 " @ 0")))
+                                 " @ 0") + tuple(f" @ {c}" for c in ctx.chosen) * 3))
 
 
 def _notify(draw, ctx: Ctx) -> str:
@@ -97,7 +101,7 @@ def _notify(draw, ctx: Ctx) -> str:
         value = draw(st.sampled_from(values))
     else:
         value = draw(st.sampled_from(("1", "1", "1", "2", "2", "-1", "-1", "1", "1", str(INT32_MAX))))
-    return f"TNOTIFY({_ref(draw, ctx, sig)}{_target(draw)}, {value}, {op});"
+    return f"TNOTIFY({_ref(draw, ctx, sig)}{_target(draw, ctx)}, {value}, {op});"
 
 
 def _wait_args(draw, ctx: Ctx) -> str:
@@ -121,6 +125,8 @@ def _cond(draw, ctx: Ctx) -> str:
         options.append(f"{ctx.loop_vars[-1]} == 0")
     if ctx.locals:
         options.append(f"{ctx.locals[-1]} > 1")
+    if ctx.chosen:
+        options += [f"{ctx.chosen[-1]} == rank", f"{ctx.chosen[-1]} != 0"]
     if ctx.uses_launch_id:
         options.append("launch_id == 0")
     return draw(st.sampled_from(options))
@@ -134,13 +140,15 @@ def _assert(draw, ctx: Ctx) -> str:
 
 
 def _stmt(draw, ctx: Ctx, indent: str) -> str:
-    kinds = ["notify"] * 5 + ["wait"] * 3 + ["assert", "local", "pipe"]
+    kinds = ["notify"] * 5 + ["wait"] * 3 + ["assert", "local", "pipe", "choose"]
     if ctx.depth < 3:
         kinds += ["ttest_if"]
     if ctx.depth < 2 and ctx.budget >= 2:
         kinds += ["branch", "branch", "loop", "poll_for", "poll_while"]
     if ctx.in_loop:
         kinds += ["break_if"]
+    if ctx.kernel and ctx.depth == 0:
+        kinds += ["block_barrier"]
     kinds += ["return_if"]
     kind = draw(st.sampled_from(kinds))
     ctx.budget -= 1
@@ -152,11 +160,21 @@ def _stmt(draw, ctx: Ctx, indent: str) -> str:
         return indent + _assert(draw, ctx)
     if kind == "pipe":
         return indent + "pipe_barrier(PIPE_ALL);"
+    if kind == "block_barrier":  # every block of the rank meets here (a deadlock after an early return)
+        return indent + "block_barrier;"
     if kind == "local":
         name = ctx.fresh("x")
         init = draw(st.sampled_from(("rank", "block + 1", "nranks * 2", "min(rank, 1)")))
         ctx.locals.append(name)
         return indent + f"int {name} = {init}; {name} += 1;"
+    if kind == "choose":  # a rank (or a small value) picked nondeterministically
+        name = ctx.fresh("c")
+        bounds = draw(st.sampled_from(("0, nranks - 1", "0, nranks - 1", "rank, nranks - 1", "0, 1", "1, rank")))
+        ctx.chosen.append(name)
+        ctx.locals.append(name)
+        if bounds in ("0, 1", "1, rank"):  # not a rank: keep it as an index only when it fits
+            return indent + f"int {name} = any({bounds}); {name} = {name} % nranks;"
+        return indent + f"int {name} = any({bounds});"
     if kind == "break_if":
         return indent + f"if ({_cond(draw, ctx)}) break;"
     if kind == "return_if":
@@ -193,9 +211,10 @@ def _stmt(draw, ctx: Ctx, indent: str) -> str:
 
 def _body(draw, ctx: Ctx, indent: str, lo: int, hi: int) -> str:
     n = draw(st.integers(lo, max(lo, min(hi, ctx.budget))))
-    saved = len(ctx.locals)
+    saved, saved_chosen = len(ctx.locals), len(ctx.chosen)
     lines = [_stmt(draw, ctx, indent) for _ in range(n)]
     del ctx.locals[saved:]  # declared in this block only
+    del ctx.chosen[saved_chosen:]
     return "\n".join(lines)
 
 

@@ -20,6 +20,7 @@ from checker.check import Options, check_program
 from checker.explore import explore
 from checker.properties import Monitor
 from model import System, compile_spec, ir, parse
+from model.system import Chosen
 
 MAX_STATES = 4000  # larger random specs are skipped (rejected), not checked
 FAST = settings(max_examples=400, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
@@ -43,12 +44,14 @@ def replay(ref: Reference, violation) -> None:
     for n, shown in enumerate(violation.trace, 1):
         assert shown.step == n
         writes = tuple((e.element.name, e.old, e.new) for e in shown.effects if e.kind == "write")
+        chose = tuple((e.name, e.value) for e in shown.effects if e.kind == "choose")
         matches = []
         for step in system.successors(node[0]):
             shown_writes = tuple((system.element(p).name, old, new) for p, old, new in step.writes
                                  if old != new or not isinstance(step.instr, ir.Reset))
-            if (system.process_name(step.process), step.instr.span, step.instr.text, shown_writes) == \
-                    (shown.process, shown.span, shown.statement, writes):
+            step_chose = tuple((ev.name, ev.value) for ev in step.events if isinstance(ev, Chosen))
+            if (system.process_name(step.process), step.instr.span, step.instr.text, shown_writes, step_chose) == \
+                    (shown.process, shown.span, shown.statement, writes, chose):
                 matches.append(step)
         assert len(matches) == 1, f"{violation.property}: step {n} {shown} matches {len(matches)} successors"
         ghost, losses = ref.next_ghost(node[0], node[1], matches[0])

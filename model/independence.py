@@ -475,7 +475,8 @@ class Reduction:
 
         best = None
         best_size = nsteps
-        for seed in sorted(moving):
+        # processes whose step shows a violation first: its counterexample then comes early
+        for seed in sorted(moving, key=lambda i: (not any(st.events for st in moving[i]), i)):
             members = {seed}
             work = [seed]
             size = 0

@@ -436,8 +436,13 @@ class Reduction:
                     if j == i or j == own_host:
                         continue
                     rw, w, s, fr_up, fr_down, fw_up, fw_down, lg = fut[j]
-                    if ((w_any & (rw | lg)) or (l_now & s & ~same_set) or (w_up & w & ~up_only) or (w_down & w & ~down_only) or (w_nop & (w | (fr_up & fr_down))) or (r_any & w)
-                            or (r_up & fw_up) or (r_down & fw_down) or (m_now & s & ~same_set) or (w_set & w & ~same_set)
+                    if ((w_any & (rw | lg))                                  # an arbitrary write: anything
+                            or (l_now & s & ~same_set)                           # a launch: later overwrites
+                            or (w_up & w & ~up_only) or (w_down & w & ~down_only)  # adds: other writes
+                            or (w_nop & (w | (fr_up & fr_down)))                 # a write of the same value
+                            or (r_any & w) or (r_up & fw_up) or (r_down & fw_down)  # reads: writes that matter
+                            or (m_now & s & ~same_set)                           # a reader: later overwrites
+                            or (w_set & w & ~same_set)                           # a Set: other writes
                             or (w_set & (fr_up | fr_down) and not self._blocked(j, procs[j][0], w_set, values))
                             or (w_up & fr_up and self._falsified(j, procs[j][0], w_up, True, values))
                             or (w_down & fr_down and self._falsified(j, procs[j][0], w_down, False, values))):

@@ -124,19 +124,20 @@ def check_paths(paths: Iterable[str], params: Params | None = None, options: Opt
     return _run(tasks, options, jobs, progress, cache)
 
 
-def spec_files(paths: Iterable[str]) -> list[Path]:
+def spec_files(paths: Iterable[str], wanted=lambda q: q.suffix == ".sig", what: str = ".sig") -> list[Path]:
+    """The files named, and those under each folder named for which `wanted` holds, sorted."""
     files = []
     paths = list(paths)
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
-            files += sorted(q for q in p.rglob("*.sig") if q.is_file())
+            files += sorted(q for q in p.rglob("*") if q.is_file() and wanted(q))
         elif p.exists():
             files.append(p)
         else:
             raise UsageError(f"{raw}: no such file or folder")
     if not files:
-        raise UsageError(f"no .sig files under {' '.join(paths)}")
+        raise UsageError(f"no {what} files under {' '.join(paths)}")
     return files
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Mapping
 
-from checker.check import Options, UsageError, _run, _tasks
+from checker.check import Options, _run, _tasks, spec_files
 from checker.result import Assumed, Result
 from model import SpecErrors, compile_spec, parse
 from model.errors import Span
@@ -34,19 +34,7 @@ def is_kernel(path: Path) -> bool:
 
 def inputs(paths: Iterable[str]) -> list[Path]:
     """The files named, and those under each folder named: *.sig specs and *.cpp kernels, sorted."""
-    files: list[Path] = []
-    paths = list(paths)
-    for raw in paths:
-        p = Path(raw)
-        if p.is_dir():
-            files += sorted(q for q in p.rglob("*") if q.is_file() and (q.suffix == ".sig" or is_kernel(q)))
-        elif p.exists():
-            files.append(p)
-        else:
-            raise UsageError(f"{raw}: no such file or folder")
-    if not files:
-        raise UsageError(f"no .sig or .cpp files under {' '.join(paths)}")
-    return files
+    return spec_files(paths, lambda q: q.suffix == ".sig" or is_kernel(q), ".sig or .cpp")
 
 
 @dataclass(frozen=True)

@@ -338,21 +338,23 @@ class Reduction:
                 m_now = 0
         return (w_up, w_down, w_nop, w_set, w_any, r_up, r_down, r_any, barrier, m_now, l_now)
 
+    def _reads_of(self, j: int, pc: int, written: int):
+        """(facts, elements of `written` it reads) of each TWAIT / TTEST that process j may still
+        execute from pc and that reads some of `written`."""
+        f = self.kinds[j]
+        for k in _bits(f.reads[pc]):
+            info = f.info[k]
+            hit = info[0] & written
+            if hit:
+                yield info, hit
+
     def _blocked(self, j: int, pc: int, written: int, values: tuple) -> bool:
         """Whether every TWAIT or TTEST that process j may still execute on the elements
         `written` is a wait (of one element, or atomic) that no operand it can have lets pass
         at their current values: j cannot get past it before they change."""
-        f = self.kinds[j]
-        if written & f.later[pc]:
+        if written & self.kinds[j].later[pc]:
             return False
-        ks = f.reads[pc]
-        while ks:
-            low = ks & -ks
-            ks ^= low
-            positions, cmp, _, _, mono, operands = f.info[low.bit_length() - 1]
-            hit = positions & written
-            if not hit:
-                continue
+        for (positions, cmp, _, _, mono, operands), hit in self._reads_of(j, pc, written):
             if not mono or operands is A.TOP:
                 return False
             holds = COMPARE[cmp]
@@ -368,14 +370,7 @@ class Reduction:
         f = self.kinds[j]
         if written & self.ghost & (f.r_up[pc] if up else f.r_down[pc]) or written & f.later[pc]:
             return True
-        ks = f.reads[pc]
-        while ks:
-            low = ks & -ks
-            ks ^= low
-            positions, cmp, lo, hi, mono, _ = f.info[low.bit_length() - 1]
-            hit = positions & written & ~self.ghost
-            if not hit:
-                continue
+        for (positions, cmp, lo, hi, mono, _), hit in self._reads_of(j, pc, written & ~self.ghost):
             if up and cmp in _UP:
                 if mono:
                     continue

@@ -17,7 +17,8 @@ from model import ir
 class Knowledge:
     """The reference's view of one execution prefix (immutable: every step makes a new one)."""
 
-    __slots__ = ("know", "last", "rel", "pend", "fenced", "pipe", "writes", "transfers", "accesses", "n", "know_of")
+    __slots__ = ("know", "last", "rel", "pend", "fenced", "pipe", "writes", "transfers", "accesses", "n", "know_of",
+                 "fresh")
 
     def __init__(self):
         self.know = {}  # process -> frozenset of event ids that happen before its next event
@@ -31,6 +32,7 @@ class Knowledge:
         self.accesses = ()  # (event id, process, data position, kind)
         self.n = 0
         self.know_of = {}  # event id -> the events that happen before it
+        self.fresh = 0  # how many of the accesses the last step added
 
     def copy(self):
         k = Knowledge()
@@ -106,6 +108,8 @@ class RaceReference:
     def apply(self, k, step, state):
         system = self.system
         k = k.copy()
+        n_before = len(k.accesses)
+        k.fresh = 0
         ins = step.instr
         if step.process == -1:  # host_barrier: every host knows what every host did
             events = [self._event(k, h) for h in range(system.R)]
@@ -173,10 +177,22 @@ class RaceReference:
             if self.sc:
                 k.know[p] = k.know[p] | k.know_of[t] | {t}
             k.accesses = k.accesses + tuple((t, p, a.position, a.kind) for a in step.accesses)
-        else:
-            if step.accesses and any(a.kind != "read" for a in step.accesses):
-                k.writes[p] = k.writes.get(p, frozenset()) | {e}
-            k.accesses = k.accesses + tuple((e, p, a.position, a.kind) for a in step.accesses)
+        elif step.accesses:
+            # The pto exception holds back data *writes* only: a statement that reads and writes
+            # (TPUT, TGET) has its writes as an event of their own, right after its reads, so a
+            # later TNOTIFY without a fence still carries the reads.
+            w = e
+            if any(a.kind == "read" for a in step.accesses) and any(a.kind != "read" for a in step.accesses):
+                w = k.n
+                k.n += 1
+                k.know_of[w] = k.know_of[e] | {e}
+                k.know[p] = k.know[p] | {e}
+                k.last[p] = w
+            if any(a.kind != "read" for a in step.accesses):
+                k.writes[p] = k.writes.get(p, frozenset()) | {w}
+            k.accesses = k.accesses + tuple((e if a.kind == "read" else w, p, a.position, a.kind)
+                                            for a in step.accesses)
+        k.fresh = len(k.accesses) - n_before
         completes = isinstance(ins, ir.WaitEvent) or (isinstance(ins, ir.TestEvent) and step.label == p
                                                       and (p, ins.event) in k.transfers)
         if completes and (p, ins.event) in k.transfers:
@@ -185,12 +201,11 @@ class RaceReference:
         return k
 
     def _new_race(self, k) -> bool:
-        """Whether the accesses of the last event race with an earlier access."""
-        if not k.accesses:
+        """Whether the accesses of the last step race with an earlier access."""
+        if not k.fresh:
             return False
-        last = k.accesses[-1][0]
-        newest = [a for a in k.accesses if a[0] == last]
-        older = [a for a in k.accesses if a[0] != last]
+        newest = k.accesses[-k.fresh:]
+        older = k.accesses[:-k.fresh]
         for e2, p2, d2, k2 in newest:
             for e1, p1, d1, k1 in older:
                 if d1 == d2 and p1 != p2 and _conflict(k1, k2) and e1 not in k.know_of[e2]:

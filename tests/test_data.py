@@ -172,6 +172,25 @@ def _agree(text: str, memory_model: str) -> None:
     assert ("data_race" in r.violated) == expected, f"checker {r.violated}, reference race={expected}"
 
 
+# A TPUT reads its source and writes its destination. Under pto only the *write* waits for a
+# fence before a later TNOTIFY; its read is ordered by program order (found by the deep run:
+# the reference once held the whole statement back).
+READ_BEFORE_NOTIFY = """ranks 1; blocks 2; buffer b[2]; signal f[2];
+kernel { if (block == 0) { TPUT(b[1] @ rank, b[0]); TNOTIFY(f[1] @ rank, 1, Set); }
+         else { TWAIT(f[1], 1, GE); TPUT(b[0] @ rank, b[0]); } }"""
+
+
+def test_a_read_before_an_unfenced_notify_is_ordered_but_the_write_is_not():
+    for text, race in [(READ_BEFORE_NOTIFY, False),
+                       # the second block now writes what the first block wrote without a fence
+                       (READ_BEFORE_NOTIFY.replace("TPUT(b[0] @ rank, b[0]); } }", "TPUT(b[1] @ rank, b[0]); } }"), True),
+                       # with a fence that write is ordered too
+                       (READ_BEFORE_NOTIFY.replace("TPUT(b[0] @ rank, b[0]); } }", "TPUT(b[1] @ rank, b[0]); } }")
+                        .replace("b[0]); TNOTIFY", "b[0]); fence; TNOTIFY"), False)]:
+        assert RaceReference(System(compile_text(text))).has_race() == race, text
+        assert ("data_race" in check_text(text).violated) == race, text
+
+
 DATA = settings(max_examples=40, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 DEEP_DATA = settings(DATA, max_examples=1500, derandomize=False, database=None)  # pytest -m deep --hypothesis-seed=N

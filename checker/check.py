@@ -18,6 +18,7 @@ from typing import Iterable, Mapping
 
 from checker.explore import explore
 from model.independence import Reduction
+from model.symmetry import Symmetry
 from checker.properties import Monitor
 from checker.result import PROPERTIES, Result, Stats, Stop
 from model import SpecError, SpecErrors, System, compile_spec, parse
@@ -45,6 +46,7 @@ class Options:
     set_granularity: str = "word"  # "word" | "line": a Set as one store, or as a cache-line read + write-back
     state_digest: bool = False  # record Stats.state_digest (for certificates; does not affect the verdict)
     por: bool = True  # partial-order reduction (model/independence.py) where the program allows it
+    symmetry: bool = True  # rank-rotation symmetry (model/symmetry.py) where the program has it
 
 
 def check_program(program: Program, spec: str, options: Options = Options(), progress=None) -> Result:
@@ -55,31 +57,58 @@ def check_program(program: Program, spec: str, options: Options = Options(), pro
                     set_granularity=options.set_granularity)
     reduction = Reduction(system) if options.por else None
     reduce = reduction.ample if reduction is not None and reduction.enabled else None
-    monitor, ex = _search(system, program, options, deadline, progress, reduce)
+    symmetry = Symmetry.of(system)[0] if options.symmetry else None
+    monitor, ex = _search(system, program, options, deadline, progress, reduce, symmetry)
     if reduce is not None and (reduction.up_only or reduction.down_only) and "overflow" in monitor.found:
         # Two AtomicAdds to an element that only ever grows (or shrinks) were taken as
         # commuting, which holds as long as no such add overflows. One did: search again
         # with them dependent, so that the other verdicts cannot hide behind that overflow
         # (docs/trust.md, section 3a).
         reduce = Reduction(system, commute_adds=False).ample
-        monitor, ex = _search(system, program, options, deadline, progress, reduce)
+        monitor, ex = _search(system, program, options, deadline, progress, reduce, symmetry)
     violations, stop = monitor.finish(ex, deadline)
     violations.sort(key=lambda v: PROPERTIES.index(v.property))
     if stop is not None and stop.reason == "timeout":
         stop = Stop("timeout", f"time limit of {options.timeout:g} s reached")
     digest = states_digest(ex.states) if options.state_digest else None
     stats = Stats(len(ex.states), ex.transitions, time.monotonic() - start, ex.peak_bytes / 2**20, digest,
-                  "partial-order" if reduce is not None else None)
+                  "partial-order" if reduce is not None else None, symmetry.describe() if symmetry else None)
     return Result(spec=spec, params=dict(program.params), violations=violations, expected=program.expects,
                   stats=stats, stop=stop, warnings=program.warnings)
 
 
-def _search(system, program: Program, options: Options, deadline, progress, reduce):
+def _search(system, program: Program, options: Options, deadline, progress, reduce, symmetry):
     monitor = Monitor(system, expected=program.expects, clean_exit=program.clean_exit or options.clean_exit,
                       fail_fast=options.fail_fast)
     ex = explore(system, monitor, order=options.order, max_states=options.max_states, deadline=deadline,
-                 max_memory=options.max_memory, progress=progress, reduce=reduce)
+                 max_memory=options.max_memory, progress=progress, reduce=reduce, symmetry=symmetry)
     return monitor, ex
+
+
+def explain_symmetry(paths: Iterable[str], params: Params | None = None, options: Options = Options()) -> list[str]:
+    """Per spec and param combination: the symmetry the search would use, or why it has none
+    (each reason with its file:line:col), as lines of text (`--explain-symmetry`)."""
+    lines = []
+    for path in spec_files(paths):
+        for task in _tasks(path, params or {}):
+            if isinstance(task, Result):
+                continue
+            program, name, _ = task
+            values = "".join(f" {k}={v}" for k, v in program.params)
+            head = f"symmetry of {name}{values}:"
+            if not options.symmetry:
+                lines.append(f"{head} not used (--no-symmetry)")
+                continue
+            system = System(program, atomic_waits=options.atomic_waits, memory_model=options.memory_model,
+                            set_granularity=options.set_granularity)
+            sym, reasons = Symmetry.of(system)
+            if sym is not None:
+                lines.append(f"{head} {sym.describe()}: rank r and rank r + k (mod {program.nranks}) run the same "
+                             f"code on equal terms, so one state per orbit is stored")
+            else:
+                lines.append(f"{head} none")
+                lines += [f"  {r.render()}" for r in reasons]
+    return lines
 
 
 def states_digest(states: Iterable) -> str:

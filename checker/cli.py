@@ -68,6 +68,10 @@ def _parser() -> argparse.ArgumentParser:
                         "back, erasing other writes to the line in between (a lost_notification)")
     c.add_argument("--no-por", action="store_true",
                    help="explore every interleaving (no partial-order reduction; same verdicts, more states)")
+    c.add_argument("--no-symmetry", action="store_true",
+                   help="store every state (no rank-rotation symmetry reduction; same verdicts, more states)")
+    c.add_argument("--explain-symmetry", action="store_true",
+                   help="say, per spec, which symmetry the search uses or why the spec has none, then check")
     c.add_argument("-q", "--quiet", action="store_true", help="only the verdict and summary lines")
     c.add_argument("--no-timing", action="store_true", help="leave elapsed times out (byte-stable output)")
     c.add_argument("--cache", metavar="DIR", help="reuse the results of unchanged checks stored in DIR, store new ones")
@@ -233,7 +237,7 @@ def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
                       max_memory=args.max_memory * 2**20 if args.max_memory else None,
                       atomic_waits=args.tensor_wait == "atomic", clean_exit="clean_exit" in args.check,
                       fail_fast=args.fail_fast, memory_model=args.memory_model,
-                      set_granularity=args.set_granularity, por=not args.no_por,
+                      set_granularity=args.set_granularity, por=not args.no_por, symmetry=not args.no_symmetry,
                       state_digest=args.certificate is not None)
     jobs = args.jobs or os.cpu_count() or 1
     cache = None
@@ -259,6 +263,12 @@ def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
     if args.certificate and any(is_kernel(Path(p)) for p in args.paths):
         raise UsageError("--certificate covers .sig specs only: write the kernel's skeleton with "
                          "`sigproof extract KERNEL.cpp -o KERNEL.sig` and check that")
+    if args.explain_symmetry:
+        from checker.check import explain_symmetry
+
+        specs = [p for p in args.paths if not is_kernel(Path(p))]
+        for line in explain_symmetry(specs, params, options) if specs else []:
+            stdout.write(line + "\n")
     results = check_inputs(args.paths, params, options, jobs=jobs, progress=progress, cache=cache, config=config)
     seen = set()
     for r in results:

@@ -40,6 +40,7 @@ class Exploration:
     seconds: float = 0.0
     peak_bytes: int = 0
     extra: dict = field(default_factory=dict)
+    symmetry: object = None  # the model.symmetry.Symmetry whose representatives `states` holds, if any
 
     @property
     def complete(self) -> bool:
@@ -59,18 +60,24 @@ def _rss_bytes() -> int:
 def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None = None,
             deadline: float | None = None, max_memory: int | None = None,
             progress: Callable[[int, int, float], None] | None = None,
-            reduce: Callable | None = None) -> Exploration:
+            reduce: Callable | None = None, symmetry=None) -> Exploration:
     """Explore every reachable state of `system` (BFS by default: first traces are shortest).
     `deadline` is a time.monotonic() value. `reduce(state, steps)` may name a stubborn subset
     of the enabled steps to follow instead of all (partial-order reduction); the cycle
     proviso is applied here: a state is expanded fully when a step of the subset leads back
     to itself or to a state already expanded, so every cycle of the reduced graph has a fully
-    expanded state."""
+    expanded state. With `symmetry` (model/symmetry.py) every state is stored as the
+    representative of its orbit, `symmetry.canon(state)`: a stored link then means "the step
+    with that label from the predecessor leads to a state in this one's orbit"
+    (checker/trace.py rebuilds concrete traces from that)."""
     start = time.monotonic()
     init, init_events = system.initial()
+    canon = symmetry.canon if symmetry is not None else None
+    if canon is not None:
+        init = canon(init)
     index = {init: 0}
     ex = Exploration(states=[init], parent=array("q", [-1]), label=array("q", [0]), succ=array("i"),
-                     order=array("i"), count=array("i"))
+                     order=array("i"), count=array("i"), symmetry=symmetry)
     if judge.initial(init, init_events):
         ex.stop = Stop("fail_fast", "stopped at the first unexpected violation (--fail-fast)")
         return _done(ex, start)
@@ -102,20 +109,23 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
                     progress(len(states), transitions, now - start)
             state = states[s]
             steps = all_steps = successors(state)
+            nexts = None
             if reduce is not None:
                 kept = reduce(state, steps)
                 if kept is not None:
-                    for step in kept:
-                        t = index.get(step.next)
+                    kept_nexts = [step.next for step in kept] if canon is None else [canon(step.next) for step in kept]
+                    for nxt in kept_nexts:
+                        t = index.get(nxt)
                         if t is not None and (t == s or done[t]):
                             full += 1
                             break
                     else:
-                        steps = kept
+                        steps, nexts = kept, kept_nexts
+            if nexts is None:
+                nexts = [step.next for step in steps] if canon is None else [canon(step.next) for step in steps]
             mark = len(succ)
             stop = False
-            for step in steps:
-                nxt = step.next
+            for step, nxt in zip(steps, nexts):
                 t = index.get(nxt)
                 if t is None:
                     if max_states is not None and len(states) >= max_states:

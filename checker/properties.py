@@ -23,7 +23,7 @@ from checker import solver
 from checker.explore import Exploration
 from checker.races import race_violation
 from checker.result import DirtyElement, Stop, StuckProcess, Violation
-from checker.trace import element_ref, process_ref, steps_to, trace_of
+from checker.trace import element_ref, process_ref, trace_of, walk_to
 from model import ir
 from model.analysis import TOP
 from model.system import DataRace, Fault, Overwrite
@@ -131,17 +131,24 @@ class Monitor:
 
     def _violation(self, ex: Exploration, f: Finding) -> Violation:
         system = self.system
-        steps = steps_to(system, ex, f.src, f.label)
+        steps, state = walk_to(system, ex, f.src, f.label)
         trace = trace_of(system, steps)
+        renamed = ex.symmetry is not None and f.src >= 0  # the finding's events name the representative
         if f.property in ("assertion", "overflow", "error"):
             ev = f.detail
+            if renamed:
+                ev = next((e for e in steps[-1].events if isinstance(e, Fault) and e.kind == ev.kind
+                           and e.span == ev.span), ev)
             return Violation(f.property, f"{system.process_name(ev.process)}: {ev.message} at {ev.span}", trace,
                              span=ev.span)
         if f.property == "lost_notification":
-            return self._lost(f.detail, steps, trace)
+            loss = f.detail
+            if renamed:
+                losses = (self._loss(state, e) for e in steps[-1].events if isinstance(e, Overwrite))
+                loss = next((x for x in losses if x is not None), loss)
+            return self._lost(loss, steps, trace)
         if f.property == "data_race":
             return race_violation(system, f.detail, steps, trace)
-        state = ex.states[f.src]
         if f.property == "deadlock":
             situation = tuple(_stuck(system, s) for s in system.situation(state))
             if not system.successors(state) and not system.spinning(state):

@@ -64,7 +64,7 @@ def text(results: list[Result], out: IO[str], *, quiet: bool = False, timing: bo
                     for item in v.situation:
                         out.write(f"      {item.text}\n")
         seconds = f", {r.stats.seconds:.2f} s" if timing else ""
-        reduced = " (partial-order reduced)" if r.stats.reduction else ""
+        reduced = r.stats.reductions()
         out.write(f"  {r.stats.states} states, {r.stats.transitions} transitions{reduced}{seconds}\n")
 
 
@@ -123,7 +123,8 @@ def _race(f) -> dict:
 
 def _result(r: Result, timing: bool) -> dict:
     stats = {"states": r.stats.states, "transitions": r.stats.transitions,
-             "seconds": round(r.stats.seconds, 3) if timing else None, "reduction": r.stats.reduction}
+             "seconds": round(r.stats.seconds, 3) if timing else None, "reduction": r.stats.reduction,
+             "symmetry": r.stats.symmetry}
     doc = {
         "spec": r.spec,
         "params": dict(r.params),

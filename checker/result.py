@@ -333,6 +333,13 @@ class Stats:
     peak_mib: float = 0.0
     state_digest: str | None = None  # order-independent digest of the explored states (Options.state_digest)
     reduction: str | None = None  # "partial-order" when the search was reduced, else None
+    symmetry: str | None = None  # the symmetry whose orbits were stored ("rotation of the 5 ranks"), else None
+
+    def reductions(self) -> str:
+        """The reductions the search used, as the summary line says them."""
+        used = (["partial-order reduced"] if self.reduction else []) + \
+            ([f"symmetry: {self.symmetry}"] if self.symmetry else [])
+        return f" ({', '.join(used)})" if used else ""
 
 
 @dataclass

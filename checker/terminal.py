@@ -64,7 +64,7 @@ def text(results: list[Result], out: IO[str], *, quiet: bool = False, timing: bo
             for v in r.violations:
                 _violation(c, r, v, sources[r.spec])
         seconds = f", {r.stats.seconds:.2f} s" if timing else ""
-        reduced = " (partial-order reduced)" if r.stats.reduction else ""
+        reduced = r.stats.reductions()
         c.print(f"  {r.stats.states} states, {r.stats.transitions} transitions{reduced}{seconds}", style="dim")
 
 

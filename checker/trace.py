@@ -1,6 +1,6 @@
 """Counterexample traces: the steps from the initial state to a target, rebuilt from the
 explorer's predecessor pointers by taking those steps again (the step records say what each
-did), and rendered as result records. Entry points: `steps_to`, `trace_of`."""
+did), and rendered as result records. Entry points: `steps_to` (`walk_to`), `trace_of`."""
 
 from __future__ import annotations
 
@@ -23,16 +23,52 @@ def path_to(ex: Exploration, target: int) -> list[int]:
 
 def steps_to(system, ex: Exploration, target: int, last: int | None = None) -> list:
     """The Step records from the initial state to `target`, then the step `last` from there."""
+    return walk_to(system, ex, target, last)[0]
+
+
+def walk_to(system, ex: Exploration, target: int, last: int | None = None) -> tuple[list, object]:
+    """The Step records from the initial state to `target` (then the step `last` from there),
+    and the state they reach before `last`, all in the unreduced semantics: under a symmetry
+    the stored states are orbit representatives, and each stored step is renamed onto the
+    concrete run (`rho`: the concrete state is the representative renamed by rho)."""
     path = path_to(ex, target) if target >= 0 else []
+    sym = ex.symmetry
     out = []
+    if sym is None:
+        for a, b in zip(path, path[1:]):
+            step = system.step(ex.states[a], ex.label[b])
+            if step is None or step.next != ex.states[b]:
+                raise AssertionError("a stored predecessor link is not a step")
+            out.append(step)
+        state = ex.states[target] if target >= 0 else system.initial()[0]
+        if last is not None:
+            out.append(system.step(state, last))
+        return out, state
+    state = system.initial()[0]
+    rep, k = sym.canon_k(state)
+    if target >= 0 and rep != ex.states[0]:
+        raise AssertionError("the stored initial state is not the initial state's representative")
+    rho = -k
     for a, b in zip(path, path[1:]):
         step = system.step(ex.states[a], ex.label[b])
-        if step is None or step.next != ex.states[b]:
+        rep, k = sym.canon_k(step.next) if step is not None else (None, 0)
+        if step is None or rep != ex.states[b]:
             raise AssertionError("a stored predecessor link is not a step")
-        out.append(step)
+        concrete = _renamed_step(system, sym, state, ex.states[a], step, rho)
+        out.append(concrete)
+        state = concrete.next
+        rho -= k
     if last is not None:
-        out.append(system.step(ex.states[target], last))
-    return out
+        out.append(_renamed_step(system, sym, state, ex.states[target], system.step(ex.states[target], last), rho))
+    return out, state
+
+
+def _renamed_step(system, sym, state, rep, step, rho: int):
+    """The step of `state` that is `step` (of the representative `rep`) renamed by rho."""
+    concrete = system.step(state, sym.label(rep, step.label, rho))
+    if concrete is None or concrete.next != sym.rotate(step.next, rho):
+        raise AssertionError("a renamed step is not a step of the concrete state")
+    return concrete
 
 
 def process_ref(system, i: int) -> ProcessRef:

@@ -84,7 +84,7 @@ def agree(text: str, atomic_waits: bool = False, max_states: int | None = MAX_ST
         system = System(program, atomic_waits=atomic_waits)
         ex = explore(system, Monitor(system), order=order)
         assert ex.complete and set(ex.states) == nodes, f"{order}: a different reachable state set"
-        result = check_program(program, "x.sig", Options(order=order, atomic_waits=atomic_waits, por=False))
+        result = check_program(program, "x.sig", Options(order=order, atomic_waits=atomic_waits, por=False, symmetry=False))
         assert result.stop is None, result.stop
         assert result.stats.states == len(nodes), f"{order}: a different number of reachable states"
         assert result.stats.transitions == transitions
@@ -96,7 +96,7 @@ def agree(text: str, atomic_waits: bool = False, max_states: int | None = MAX_ST
                     f"{v.property}: BFS trace of {len(v.trace)} steps, shortest is {ref.shortest(v.property)}"
             replay(ref, v)
     if not program.clean_exit:  # `--check clean_exit` on the command line
-        result = check_program(program, "x.sig", Options(atomic_waits=atomic_waits, clean_exit=True, por=False))
+        result = check_program(program, "x.sig", Options(atomic_waits=atomic_waits, clean_exit=True, por=False, symmetry=False))
         assert set(result.violated) == ref.violated(clean_exit=True)
         for v in result.violations:
             if v.property == "dirty_exit":

@@ -582,7 +582,8 @@ class Interp:
             local = self.fresh(r)
             self.emit(Line(f"int {local} = 0;", op.loc, "decl", local))
             results.append(local)
-        before, cond, inner = self.nested(op.regions[0], env, [S.name(l) for l in locals_])
+        header = {n: S.name(l) for n, l in zip(names, locals_)}  # the custom form names them in the header
+        before, cond, inner = self.nested(op.regions[0], {**env, **header}, [S.name(l) for l in locals_])
         if cond is None or cond.name != "scf.condition":
             raise self.error(op, "the before region of scf.while must end in scf.condition")
         c = self.integer(self.get(inner, cond.operands[0], cond), cond, "the loop condition")
@@ -590,7 +591,7 @@ class Interp:
         exit_body: list = []
         self.assign_all(results, forwarded, cond, exit_body)
         exit_body.append(Line("break;", cond.loc, "jump"))
-        before.append(SBlock("if", S.render(S.unop("!", c)), cond.loc, exit_body, None, None, c.reads))
+        before.append(SBlock("if", S.render(_not(c)), cond.loc, exit_body, None, None, c.reads))
         after, term, inner2 = self.nested(op.regions[1], env, forwarded)
         if term is not None and term.name == "scf.yield" and locals_:
             self.assign_all(locals_, [self.get(inner2, x, term) for x in term.operands], term, after)
@@ -636,6 +637,12 @@ def _is_pointer(ty: str) -> bool:
 
 def _is_i1(op: Op) -> bool:
     return any(t.kind == "type" and t.text.strip() == "i1" for t in op.tokens)
+
+
+def _not(c: Sym) -> Sym:
+    if c.op == "un" and c.args[0] == "!":
+        return c.args[1]
+    return S.unop("!", c)
 
 
 def _is_own_rank(s: Sym) -> bool:

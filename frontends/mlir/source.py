@@ -294,6 +294,9 @@ def parse(path: str, text: str) -> Module:
     reader = _Reader(path, text)
     bad = _first_error(tree.root_node)
     if bad is not None:
+        if bad.end_byte >= len(text.encode("utf-8").rstrip()) and bad.child_count > 1:
+            end = Loc(path, bad.end_point.row + 1, bad.end_point.column + 1, bad.end_point.row + 1, bad.end_point.column + 1)
+            raise ExtractError(end, "syntax error: the input ends inside an operation or region (a `}` missing?)")
         what = f"missing {bad.type}" if bad.is_missing else f"unexpected {bad.text.decode('utf-8', 'replace')[:30]!r}"
         raise ExtractError(reader.loc(bad), f"syntax error: {what}".replace("\n", " "))
     funcs: dict[str, Func] = {}

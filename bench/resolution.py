@@ -1,6 +1,9 @@
-"""How much of each corpus kernel's signal traffic the C++ extraction resolves.
+"""How much of each corpus kernel's signal traffic the C++ and MLIR extractions resolve.
 
-    python bench/resolution.py [CORPUS_DIR]
+    python bench/resolution.py [CORPUS_DIR]     # default: both corpora
+
+The C++ corpus is tests/frontends/corpus (NAME/NAME.cpp), the MLIR one
+tests/frontends/mlir_corpus (NAME/NAME.pto).
 
 For every TNOTIFY / TWAIT / TTEST call site of every kernel in the corpus
 (tests/frontends/corpus/NAME/NAME.cpp), and for each of its operands (signal, index, peer
@@ -20,17 +23,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from frontends.cpp import ExtractError, extract  # noqa: E402
+from checker.kernels import frontend  # noqa: E402
+from frontends.cpp import ExtractError  # noqa: E402
 
 FIELDS = ("signal", "index", "peer", "value", "opcmp")
 LEVELS = ("full", "partial", "none")
-_CALL = re.compile(r"\b(TNOTIFY|TWAIT|TTEST)\s*\(")
+_CALL = re.compile(r"\b(TNOTIFY|TWAIT|TTEST)\s*\(|\b(?:pto\.(?:comm\.)?)?(?:tnotify|twait|ttest)\b")
 
 
 def source_call_sites(folder: Path) -> int:
     """Call sites written in the kernel's folder (comments removed), for failed extractions."""
     n = 0
-    for p in sorted(folder.glob("*.[ch]*")):
+    for p in sorted([*folder.glob("*.[ch]*"), *folder.glob("*.pto"), *folder.glob("*.mlir")]):
         text = re.sub(r"//[^\n]*|/\*.*?\*/", "", p.read_text(), flags=re.S)
         n += len(_CALL.findall(text))
     return n
@@ -38,9 +42,14 @@ def source_call_sites(folder: Path) -> int:
 
 def _extract(path: str, with_config: bool):
     try:
-        return extract([path], None if with_config else {"pragmas": False}), ""
+        return frontend(Path(path)).extract([path], None if with_config else {"pragmas": False}), ""
     except ExtractError as e:
         return None, f"not extracted: {e}"
+
+
+def _kernel_file(folder: Path) -> Path | None:
+    return next((folder / f"{folder.name}{ext}" for ext in (".cpp", ".pto", ".mlir")
+                 if (folder / f"{folder.name}{ext}").is_file()), None)
 
 
 def measure(corpus: Path, with_config: bool) -> tuple[list[tuple], Counter, Counter]:
@@ -51,8 +60,8 @@ def measure(corpus: Path, with_config: bool) -> tuple[list[tuple], Counter, Coun
     not find, or a kernel it cannot extract, counts as `none` on every operand.
     """
     rows, per_field, per_site = [], Counter(), Counter()
-    for folder in sorted(p for p in corpus.iterdir() if (p / f"{p.name}.cpp").is_file()):
-        path = (folder / f"{folder.name}.cpp").as_posix()
+    for folder in sorted(p for p in corpus.iterdir() if _kernel_file(p) is not None):
+        path = _kernel_file(folder).as_posix()
         reference, _ = _extract(path, True)
         ex, note = _extract(path, with_config)
         found = {(c.file, c.line, c.col): c for c in ex.call_sites} if ex else {}
@@ -78,7 +87,7 @@ def measure(corpus: Path, with_config: bool) -> tuple[list[tuple], Counter, Coun
 def report(corpus: Path, with_config: bool) -> None:
     rows, per_field, per_site = measure(corpus, with_config)
     title = "with config (sigproof.toml and pragmas)" if with_config else "without config"
-    print(f"## {title}")
+    print(f"## {corpus.name}: {title}")
     print(f"{'kernel':<20} {'sites':>5} {'full':>5} {'partial':>7} {'none':>5} {'assumptions':>11}")
     for name, n, sites, nassume, note in rows:
         print(f"{name:<20} {n:>5} {sites['full']:>5} {sites['partial']:>7} {sites['none']:>5} {nassume:>11}"
@@ -93,9 +102,11 @@ def report(corpus: Path, with_config: bool) -> None:
 
 
 def main() -> None:
-    corpus = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "tests" / "frontends" / "corpus"
-    for with_config in (True, False):
-        report(corpus, with_config)
+    corpora = [Path(sys.argv[1])] if len(sys.argv) > 1 else [ROOT / "tests" / "frontends" / name
+                                                             for name in ("corpus", "mlir_corpus")]
+    for corpus in corpora:
+        for with_config in (True, False):
+            report(corpus, with_config)
 
 
 if __name__ == "__main__":

@@ -37,8 +37,8 @@ def _parser() -> argparse.ArgumentParser:
                                 epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"sigproof {_version()}")
     sub = p.add_subparsers(dest="command", required=True)
-    c = sub.add_parser("check", help="check .sig specs and C++ kernels (files, or folders searched for *.sig and "
-                                     "*.cpp)", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    c = sub.add_parser("check", help="check .sig specs and C++ / MLIR kernels (files, or folders searched for "
+                                     "*.sig, *.cpp and *.pto)", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     c.add_argument("paths", nargs="+", metavar="PATH")
     _common(c)
     c.add_argument("--config", metavar="sigproof.toml",
@@ -102,7 +102,8 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--format", choices=("dot", "graphml"), default="dot")
     g.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     _export_parser(sub)
-    x = sub.add_parser("extract", help="write the .sig skeleton of a PTO C++ kernel (its assumptions on stderr)")
+    x = sub.add_parser("extract", help="write the .sig skeleton of a PTO C++ or MLIR (.pto) kernel (its assumptions "
+                                         "on stderr)")
     x.add_argument("files", nargs="+", metavar="KERNEL.cpp", help="the kernel's file first, then helper sources")
     x.add_argument("--config", metavar="sigproof.toml", help="config file (default: sigproof.toml beside the kernel)")
     x.add_argument("-o", "--output", metavar="OUT.sig", help="write here instead of stdout")
@@ -431,12 +432,13 @@ def _export(args, stdout: IO[str], stderr: IO[str]) -> int:
 
 
 def _extract(args, stdout: IO[str], stderr: IO[str]) -> int:
-    from frontends.cpp import ExtractError, extract
+    from checker.kernels import frontend
+    from frontends.cpp import ExtractError
     from frontends.cpp.config import from_file
 
     try:
         config = from_file(Path(args.config)) if args.config else None
-        extraction = extract(args.files, config)
+        extraction = frontend(Path(args.files[0])).extract(args.files, config)
     except ExtractError as e:
         stderr.write(f"{e}\n")
         return EXIT_ERROR

@@ -25,16 +25,27 @@ from checker.result import Assumed, Result
 from model import SpecErrors, compile_spec, parse
 from model.errors import Span
 
-KERNEL_SUFFIXES = (".cpp", ".cc", ".cxx")
+CPP_SUFFIXES = (".cpp", ".cc", ".cxx")
+MLIR_SUFFIXES = (".pto", ".mlir")
+KERNEL_SUFFIXES = CPP_SUFFIXES + MLIR_SUFFIXES
 
 
 def is_kernel(path: Path) -> bool:
     return path.suffix in KERNEL_SUFFIXES
 
 
+def frontend(path: Path):
+    """The extraction module for a kernel file, by its suffix: frontends.cpp or frontends.mlir."""
+    if path.suffix in MLIR_SUFFIXES:
+        import frontends.mlir as module
+    else:
+        import frontends.cpp as module
+    return module
+
+
 def inputs(paths: Iterable[str]) -> list[Path]:
-    """The files named, and those under each folder named: *.sig specs and *.cpp kernels, sorted."""
-    return spec_files(paths, lambda q: q.suffix == ".sig" or is_kernel(q), ".sig or .cpp")
+    """The files named, and those under each folder named: *.sig specs, C++ and MLIR kernels, sorted."""
+    return spec_files(paths, lambda q: q.suffix == ".sig" or is_kernel(q), ".sig, .cpp or .pto")
 
 
 @dataclass(frozen=True)
@@ -131,11 +142,11 @@ def _source_tasks(source: str, name: str, params: Mapping) -> list:
 def kernel_tasks(path: Path, params: Mapping, config: dict | None = None) -> tuple[list, Origins | None, tuple]:
     """Extract a kernel: its check tasks, the origins of its skeleton lines and its assumptions.
     An extraction error is one error Result."""
-    from frontends.cpp import ExtractError, extract
+    from frontends.cpp import ExtractError
 
     name = path.as_posix()
     try:
-        extraction = extract([name], config)
+        extraction = frontend(path).extract([name], config)
     except ExtractError as e:
         return [Result(name, {}, error=str(e), assumptions=())], None, ()
     skeleton = name + ".sig"

@@ -212,11 +212,6 @@ class _Checker:
                 if sig is not None:
                     self.signals[d.name] = sig
                     offset += sig.size
-        for d in decls:
-            if d.kind == "view" and declared.get(d.name) == d.span:
-                lay = self.view_decl(d)
-                if lay is not None:
-                    self.views[d.name] = lay
         data = 0
         for d in decls:
             if d.kind == "buffer" and declared.get(d.name) == d.span:
@@ -224,6 +219,11 @@ class _Checker:
                 if buf is not None:
                     self.buffers[d.name] = buf
                     data += buf.size
+        for d in decls:
+            if d.kind == "view" and declared.get(d.name) == d.span:
+                lay = self.view_decl(d)
+                if lay is not None:
+                    self.views[d.name] = lay
         for d in decls:
             if d.kind == "check":
                 if d.name not in CHECKS:

@@ -346,12 +346,14 @@ class Expressions:
             self.emit(Line("pipe_barrier(PIPE_ALL);", self.loc(node), "comment"))
             return S.num(0)
         if fname == "dsb":
-            self.emit(Line(f"// TODO(dsb): {self.text(node)};", self.loc(node), "comment"))
-            self.assume(self.loc(node), f"{self.text(node)} is a fence the .sig language cannot state yet; left as a TODO(dsb) comment")
+            arg = norm(self.text(arg_nodes[0])).split("::")[-1] if arg_nodes else ""
+            if arg == "DSB_DDR":
+                self.emit(Line("dsb(DSB_DDR);", self.loc(node), "comment"))
+            else:
+                self.assume(self.loc(node), f"{self.text(node)} orders nothing the skeleton models (only dsb(DSB_DDR) is a fence of the data extension); left out")
             return S.num(0)
         if fname in BLOCK_BARRIERS:
-            self.emit(Line(f"// TODO(block_barrier): {self.text(node)};", self.loc(node), "comment"))
-            self.assume(self.loc(node), f"{self.text(node)} synchronizes the blocks of a rank; the .sig language cannot state it yet (TODO(block_barrier)): not modelled")
+            self.emit(Line("block_barrier;", self.loc(node), "sync"))
             return S.num(0)
         if fname in ("min", "max") and len(arg_nodes) == 2:
             a, b = (self.as_int(self.eval(n), n) for n in arg_nodes)

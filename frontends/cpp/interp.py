@@ -69,6 +69,7 @@ class Interp(Expressions, Views, Calls, Statements):
         self.param_notes: dict[str, list] = {}
         self.local_levels: dict[str, int] = {}
         self.conventions_said: set[str] = set()
+        self.views: dict[tuple, tuple[str, str, Loc]] = {}     # strided windows: (name, declaration, where)
 
     def loc(self, node) -> Loc:
         return self.sf.loc(node)

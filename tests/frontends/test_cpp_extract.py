@@ -34,14 +34,18 @@ VERDICTS = {
     "bug_counter_set": {"deadlock"},
     "bug_done_epilogue": {"dirty_exit"},
     "bug_ring_poll_eq": {"deadlock", "lost_notification"},
+    "bug_runtime_peer_any": {"deadlock"},
     "bug_slot_overrun": {"error"},
     "counter_barrier": set(),
     "credit_epilogue": set(),
     "emitc_barrier": set(),
     "header_helper": set(),
+    "peer_table": set(),
     "plain_flag": set(),
     "ring_pipeline": set(),
     "runtime_peer": set(),
+    "signal2d_tiles": set(),
+    "syncall_barrier": set(),
     "two_level_barrier": set(),
 }
 

@@ -156,6 +156,12 @@ class _Export:
             return f"({a} {e.op} {b})"
         if isinstance(e, ir.Select):
             return f"({self.ex(e.test, q)} != 0 -> {self.ex(e.then, q)} : {self.ex(e.orelse, q)})"
+        if isinstance(e, ir.ArrayRead):  # a chain of conditional expressions over the elements
+            i = self.ex(e.index, q)
+            out = self.ex(e.elems[-1], q)
+            for k in range(len(e.elems) - 2, -1, -1):
+                out = f"({i} == {k} -> {self.ex(e.elems[k], q)} : {out})"
+            return out
         raise AssertionError(f"not an exportable expression: {e!r}")
 
     def fault(self, e: ir.Expr | None, q: _Proc) -> str | None:
@@ -165,6 +171,9 @@ class _Export:
             return None
         if isinstance(e, ir.Unary):
             return self.fault(e.operand, q)
+        if isinstance(e, ir.ArrayRead):
+            i = self.ex(e.index, q)
+            return _any(self.fault(e.index, q), f"({i} < 0 || {i} >= {len(e.elems)})")
         if isinstance(e, ir.Select):
             ft, fa, fb = self.fault(e.test, q), self.fault(e.then, q), self.fault(e.orelse, q)
             branch = None if fa is None and fb is None else \
@@ -188,12 +197,7 @@ class _Export:
 
     def view(self, v: ir.View, q: _Proc, own_only: bool):
         """(fault condition or None, element count, pos(k) -> global position, largest count)."""
-        dims = v.signal.dims
-        strides, acc = [], 1
-        for d in reversed(dims):
-            strides.append(acc)
-            acc *= d
-        strides.reverse()
+        _, dims, strides, first = v.shape()
         faults: list = []
         parts = []  # (count, sub(m) -> index in the dimension, largest count)
         for j, d in enumerate(dims):
@@ -220,7 +224,8 @@ class _Export:
                 faults.append(f"({at} != {q.rank})")
         else:
             at = str(q.rank)
-        base = f"{at} * {self.E} + {v.signal.offset}" if v.at is not None else str(q.rank * self.E + v.signal.offset)
+        base = (f"{at} * {self.E} + {v.signal.offset + first}" if v.at is not None
+                else str(q.rank * self.E + v.signal.offset + first))
         counts = [c for c, _, _ in parts]
         largest = 1
         for _, _, n in parts:

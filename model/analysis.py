@@ -69,6 +69,15 @@ def evaluate(e: ir.Expr, env: tuple, ctx: dict):
         return env[e.slot]
     if isinstance(e, ir.Builtin):
         return ctx[e.name]
+    if isinstance(e, ir.ArrayRead):
+        i = evaluate(e.index, env, ctx)
+        picks = range(len(e.elems)) if i is TOP else sorted(k for k in i if 0 <= k < len(e.elems))
+        out = frozenset()
+        for k in picks:
+            out = join(out, env[e.elems[k].slot])
+            if out is TOP:
+                break
+        return out
     if isinstance(e, ir.Unary):
         a = evaluate(e.operand, env, ctx)
         if a is TOP:
@@ -175,7 +184,7 @@ _FAULTING = {"+", "-", "*", "/", "%", "<<", ">>"}
 
 def can_fault(e) -> bool:
     """Whether evaluating `e` may raise (division by zero, shift range, beyond 2^64)."""
-    return any(isinstance(x, ir.Binary) and x.op in _FAULTING for x in ir.walk(e))
+    return any((isinstance(x, ir.Binary) and x.op in _FAULTING) or isinstance(x, ir.ArrayRead) for x in ir.walk(e))
 
 
 def operands(ins) -> tuple:
@@ -346,7 +355,7 @@ def interpret(code: ir.Code, ctx: dict, pc: int, env: tuple, faults=None) -> lis
 def view_positions(view: ir.View, env: tuple, ctx: dict, own_rank: int, nranks: int, elems: int) -> int:
     """A bitmask of the global positions `view` may name under `env`."""
     sig = view.signal
-    dims = sig.dims
+    _, dims, strides, first = view.shape()
     choices = []
     for k, d in enumerate(dims):
         if k >= len(view.selectors):
@@ -374,13 +383,7 @@ def view_positions(view: ir.View, env: tuple, ctx: dict, own_rank: int, nranks: 
     else:
         v = evaluate(view.at, env, ctx)
         ranks = range(nranks) if v is TOP else sorted(r for r in v if 0 <= r < nranks)
-    strides = []
-    acc = 1
-    for d in reversed(dims):
-        strides.append(acc)
-        acc *= d
-    strides.reverse()
-    flats = [0]
+    flats = [first]
     for c, s in zip(choices, strides):
         flats = [f + i * s for f in flats for i in c]
     mask = 0

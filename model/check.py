@@ -92,6 +92,7 @@ class _Scope:
     frames: list[dict[str, int]] = field(default_factory=lambda: [{}])
     bools: set[int] = field(default_factory=set)
     events: dict[int, int] = field(default_factory=dict)  # slot -> event number, for `event` locals
+    arrays: dict[int, int] = field(default_factory=dict)  # first slot -> size, for local arrays
     nevents: int = 0
     live: int = 0  # slots in use
     nslots: int = 0
@@ -112,10 +113,19 @@ class _Scope:
         self.frames[-1][name] = slot
         (self.bools.add if is_bool else self.bools.discard)(slot)
         self.events.pop(slot, None)
+        self.arrays.pop(slot, None)
         if is_event:
             self.events[slot] = self.nevents
             self.nevents += 1
         return slot
+
+    def declare_array(self, name: str, size: int) -> int:
+        """`size` consecutive slots; the name maps to the first, the others get hidden names."""
+        first = self.declare(name, False)
+        for k in range(1, size):
+            self.declare(f"{name}[{k}]", False)
+        self.arrays[first] = size
+        return first
 
     def push(self) -> None:
         self.frames.append({})
@@ -133,6 +143,7 @@ class _Checker:
         self.consts: dict[str, int] = {}  # params and consts
         self.signals: dict[str, ir.SignalInfo] = {}
         self.buffers: dict[str, ir.SignalInfo] = {}
+        self.views: dict[str, tuple[ir.SignalInfo, ir.Layout]] = {}
         self.nevents = 0
         self.used: set[str] = set()  # params and consts that some expression reads
         self.uses_launch_id = False
@@ -157,7 +168,7 @@ class _Checker:
                     self.error(f"'{d.kind}' is declared twice (first at {singles[d.kind].span})", d.span)
                 else:
                     singles[d.kind] = d
-            if d.kind in ("param", "const", "signal", "buffer"):
+            if d.kind in ("param", "const", "signal", "buffer", "view"):
                 if d.name in declared:
                     self.error(f"'{d.name}' is declared twice (first at {declared[d.name]})", d.span)
                     continue
@@ -208,6 +219,11 @@ class _Checker:
                 if buf is not None:
                     self.buffers[d.name] = buf
                     data += buf.size
+        for d in decls:
+            if d.kind == "view" and declared.get(d.name) == d.span:
+                lay = self.view_decl(d)
+                if lay is not None:
+                    self.views[d.name] = lay
         for d in decls:
             if d.kind == "check":
                 if d.name not in CHECKS:
@@ -307,6 +323,67 @@ class _Checker:
             init = v
         return ir.SignalInfo(d.name, tuple(dims), init, offset, size, d.span)
 
+    def view_decl(self, d: S.Decl) -> tuple[ir.SignalInfo, ir.Layout] | None:
+        """`view g[D0]...[Dk] = s;`, `= s[OFF:]` or `= s[OFF::STRIDE]` over a 1-D signal `s`:
+        g[i0]...[ik] is s[OFF + i0 * STRIDE + (i1, ..., ik in row-major order)]."""
+        t = d.target
+        sig = self.signals.get(t.name)
+        if sig is None:
+            what = "a buffer" if t.name in self.buffers else "a view" if t.name in self.views else None
+            self.error(f"view '{d.name}': '{t.name}' is {what}; a view is declared over a signal" if what else
+                       f"view '{d.name}': undeclared signal '{t.name}'{_suggest(t.name, self.signals)}", t.span)
+            return None
+        if len(sig.dims) != 1:
+            self.error(f"view '{d.name}': signal '{t.name}' has {len(sig.dims)} dimensions; a view is declared over a "
+                       f"flat (1-D) signal", t.span)
+            return None
+        if t.at is not None:
+            self.error(f"view '{d.name}': a view declaration names no rank; write '@ r' where the view is used",
+                       t.at.span)
+            return None
+        if len(d.dims) > MAX_DIMS:
+            self.error(f"view '{d.name}' has {len(d.dims)} dimensions; at most {MAX_DIMS} are allowed", d.span)
+            return None
+        dims = [self.const_eval(e) for e in d.dims]
+        if None in dims:
+            return None
+        for v, e in zip(dims, d.dims):
+            if v < 1:
+                self.error(f"view dimension must be at least 1, not {v}", e.span)
+                return None
+        inner = 1
+        for v in dims[1:]:
+            inner *= v
+        offset, stride = 0, inner
+        if t.selectors:
+            sel = t.selectors[0]
+            if len(t.selectors) > 1 or not isinstance(sel, S.Slice) or sel.stop is not None:
+                self.error(f"view '{d.name}' = {t.name}[OFFSET:] or {t.name}[OFFSET::STRIDE]: the rows start at "
+                           f"OFFSET, OFFSET + STRIDE, ... (no stop, one selector)", sel.span)
+                return None
+            parts = [self.const_eval(x) if x is not None else dflt for x, dflt in ((sel.start, 0), (sel.step, inner))]
+            if None in parts:
+                return None
+            offset, stride = parts
+        if stride < inner and len(dims) > 1:
+            self.error(f"view '{d.name}': row stride {stride} is less than a row ({inner} elements), so rows would "
+                       f"overlap", t.span)
+            return None
+        if stride < 1:
+            self.error(f"view '{d.name}': the stride must be at least 1, not {stride}", t.span)
+            return None
+        last = offset + (dims[0] - 1) * stride + inner - 1
+        if offset < 0 or last >= sig.size:
+            self.error(f"view '{d.name}' reaches elements {offset}..{last} of '{t.name}', which has {sig.size}",
+                       t.span)
+            return None
+        strides, acc = [], 1
+        for v in reversed(dims[1:]):
+            strides.append(acc)
+            acc *= v
+        strides = (stride, *reversed(strides))
+        return sig, ir.Layout(d.name, tuple(dims), tuple(strides), offset, d.span)
+
     # ------------------------------------------------------------ process code
 
     def body(self, block: S.Block | None, kernel: bool) -> Body:
@@ -368,6 +445,76 @@ class _Checker:
             value = ir.Unary("bool", value, value.span)
         return ir.SAssign(slot, value, st.span, self.text(st.span))
 
+    def stmt_ArrayDecl(self, st: S.ArrayDecl) -> ir.Stmt | None:
+        """`int a[N] = {...};`: N locals, initialized in order (the rest 0, as in C)."""
+        size = self.const_eval(st.size)
+        items = [self.rvalue(x) for x in st.items]
+        if size is None or not self.declarable(st.name, st.span):
+            return None
+        if not 1 <= size <= ir.MAX_ARRAY:
+            self.error(f"local array '{st.name}' has size {size}; the size is a constant from 1 to {ir.MAX_ARRAY}",
+                       st.size.span)
+            return None
+        first = self.scope.declare_array(st.name, size)
+        if len(st.items) > size:
+            self.error(f"local array '{st.name}' has {size} element(s) but {len(st.items)} initializers",
+                       st.items[size].span)
+            return None
+        if any(x is None for x in items):
+            return None
+        out = []
+        for k in range(size):
+            value = items[k] if k < len(items) else ir.Const(0, st.span)
+            out.append(ir.SAssign(first + k, value, st.span, self.text(st.span)))
+        return ir.SBlock(tuple(out), st.span)
+
+    def array(self, name: str, span: Span) -> tuple[ir.Local, ...] | None:
+        """The elements of local array `name`, or None after an error."""
+        first = self.scope.lookup(name)
+        if first is None or first not in self.scope.arrays:
+            if first is not None:
+                self.error(f"'{name}' is not an array: only a local array can be indexed here", span)
+            elif name in self.signals or name in self.views or name in self.buffers:
+                what = "signal" if name in self.signals else "view" if name in self.views else "buffer"
+                self.error(f"{what} '{name}' can only be indexed inside a signal operation (TNOTIFY, TWAIT, TTEST, "
+                           f"...); a local array is declared `int {name}[N] = {{...}};`", span)
+            else:
+                self.name_error(name, span)
+            return None
+        return tuple(ir.Local(first + k, f"{name}[{k}]", span) for k in range(self.scope.arrays[first]))
+
+    def element(self, elems: tuple[ir.Local, ...], index: ir.Expr, name: str, span: Span) -> ir.Expr | None:
+        k = constant(index)
+        if k is not None and not 0 <= k < len(elems):
+            self.error(f"index {k} is out of bounds for local array '{name}' (size {len(elems)})", index.span)
+            return None
+        if k is not None:
+            return ir.Local(elems[k].slot, f"{name}[{k}]", span)
+        return ir.ArrayRead(elems, index, name, span)
+
+    def stmt_ElemAssign(self, st: S.ElemAssign) -> ir.Stmt | None:
+        if isinstance(st.value, S.Any):
+            self.error(f"any(lo, hi) cannot be assigned to an array element: choose into a local first "
+                       f"(int d = any(lo, hi); {st.name}[...] = d;)", st.value.span)
+            return None
+        elems = self.array(st.name, st.span)
+        index = self.rvalue(st.index)
+        value = self.rvalue(st.value)
+        if elems is None or index is None or value is None:
+            return None
+        if st.op in ("+=", "-="):
+            old = self.element(elems, index, st.name, st.span)
+            if old is None:
+                return None
+            value = ir.Binary(st.op[0], old, value, st.span)
+        k = constant(index)
+        if k is not None:
+            if not 0 <= k < len(elems):
+                self.error(f"index {k} is out of bounds for local array '{st.name}' (size {len(elems)})", index.span)
+                return None
+            return ir.SAssign(elems[k].slot, value, st.span, self.text(st.span))
+        return ir.SArrayAssign(elems, index, value, st.name, st.span, self.text(st.span))
+
     def declarable(self, name: str, span: Span) -> bool:
         if name in self.scope.builtins or name in ("nranks", "nblocks", "block", "launch_id"):
             self.error(f"'{name}' is a built-in name and cannot be declared", span)
@@ -377,6 +524,8 @@ class _Checker:
             self.error(f"'{name}' is already a signal", span)
         elif name in self.buffers:
             self.error(f"'{name}' is already a buffer", span)
+        elif name in self.views:
+            self.error(f"'{name}' is already a view", span)
         elif name in self.scope.frames[-1]:
             self.error(f"'{name}' is already declared in this block", span)
         else:
@@ -400,6 +549,10 @@ class _Checker:
                 return None
             if slot in self.scope.events:
                 self.error(f"event '{name}' is set only by TPUT_ASYNC or TGET_ASYNC", st.span)
+                return None
+            if slot in self.scope.arrays:
+                self.error(f"'{name}' is a local array: choose into one element through a local "
+                           f"(int d = any(lo, hi); {name}[i] = d;)", st.span)
                 return None
         if declare == "bool" or (declare is None and slot in self.scope.bools):
             self.error(f"any(lo, hi) gives an int, but '{name}' is a bool: declare it 'int {name}'", e.span)
@@ -431,6 +584,9 @@ class _Checker:
             return None
         if slot in self.scope.events:
             self.error(f"event '{st.name}' is set only by TPUT_ASYNC or TGET_ASYNC", st.span)
+            return None
+        if slot in self.scope.arrays:
+            self.error(f"'{st.name}' is a local array: assign one element ({st.name}[i] {st.op} ...)", st.span)
             return None
         if value is None:
             return None
@@ -642,6 +798,9 @@ class _Checker:
     def view(self, v: S.SigView, single: bool, what: str = "TNOTIFY", table=None) -> ir.View | None:
         table = self.signals if table is None else table
         sig = table.get(v.name)
+        layout = None
+        if sig is None and table is self.signals and v.name in self.views:
+            sig, layout = self.views[v.name]
         if sig is None:
             if v.name in self.buffers:
                 self.error(f"'{v.name}' is a buffer, not a signal: signal operations take signals (buffers are "
@@ -651,16 +810,17 @@ class _Checker:
             else:
                 self.error(f"undeclared signal '{v.name}'{_suggest(v.name, self.signals)}", v.span)
             return None
-        if len(v.selectors) > len(sig.dims):
-            kind = "signal" if table is self.signals else "buffer"
-            self.error(f"{kind} '{v.name}' has {len(sig.dims)} dimension(s) but {len(v.selectors)} are indexed",
+        dims = layout.dims if layout is not None else sig.dims
+        if len(v.selectors) > len(dims):
+            kind = "view" if layout is not None else "signal" if table is self.signals else "buffer"
+            self.error(f"{kind} '{v.name}' has {len(dims)} dimension(s) but {len(v.selectors)} are indexed",
                        v.span)
             return None
-        if single and (len(v.selectors) < len(sig.dims) or any(isinstance(s, S.Slice) for s in v.selectors)):
+        if single and (len(v.selectors) < len(dims) or any(isinstance(s, S.Slice) for s in v.selectors)):
             self.error(f"{what} {'writes' if what in ('TNOTIFY', 'STORE') else 'takes'} one signal element, but "
                        f"this view of '{v.name}' can hold several"
                        f"{' (the hardware would write element 0 only)' if what == 'TNOTIFY' else ''}: index each "
-                       f"of the {len(sig.dims)} dimension(s) of '{v.name}' with a single index", v.span)
+                       f"of the {len(dims)} dimension(s) of '{v.name}' with a single index", v.span)
             return None
         selectors: list[ir.Index | ir.Slice] = []
         for sel in v.selectors:
@@ -679,7 +839,7 @@ class _Checker:
             at = self.expr(v.at, self.scope)
             if at is None:
                 return None
-        return ir.View(sig, tuple(selectors), at, v.span)
+        return ir.View(sig, tuple(selectors), at, v.span, layout)
 
     # ------------------------------------------------------------ expressions
 
@@ -721,6 +881,8 @@ class _Checker:
                        f"CAS", span)
         elif name in self.buffers:
             self.error(f"buffer '{name}' can only be used in TPUT, TGET, READ or WRITE", span)
+        elif name in self.views:
+            self.error(f"view '{name}' can only be used where a signal is (TNOTIFY, TWAIT, TTEST, reset, ...)", span)
         elif name in ("block", "nblocks", "launch_id") and not self.kernel:
             self.error(f"'{name}' is only available in the kernel", span)
         else:
@@ -730,7 +892,18 @@ class _Checker:
     def expr(self, e: S.Expr, scope: _Scope, const_only: bool = False, test=None) -> ir.Expr | None:
         """Names resolve to consts, then (in process code) locals and built-ins."""
 
-        def resolve(n: S.Name) -> ir.Expr | None:
+        def resolve(n, index=None) -> ir.Expr | None:
+            if isinstance(n, S.Elem):
+                if const_only:
+                    self.error(f"local array '{n.name}' cannot be used in a constant expression"
+                               if scope.lookup(n.name) is not None else
+                               f"'{n.name}[...]' is not a constant expression", n.span)
+                    return None
+                elems = self.array(n.name, n.span)
+                return None if elems is None else self.element(elems, index, n.name, n.span)
+            if not const_only and scope.lookup(n.id) in scope.arrays:
+                self.error(f"'{n.id}' is a local array: use one element ({n.id}[i])", n.span)
+                return None
             if n.id in scope.consts:
                 self.used.add(n.id)
                 return ir.Const(scope.consts[n.id], n.span)
@@ -758,7 +931,7 @@ class _Checker:
 def _size(v: ir.View) -> int | None:
     """The number of elements of a view, when its selectors are constant."""
     n = 1
-    for k, d in enumerate(v.signal.dims):
+    for k, d in enumerate(v.shape()[1]):
         if k >= len(v.selectors):
             n *= d
             continue

@@ -29,6 +29,8 @@ def expr(e: ir.Expr) -> Fn:
     if isinstance(e, ir.Local):
         s = e.slot
         return lambda L, c: L[s]
+    if isinstance(e, ir.ArrayRead):
+        return _array_read(e)
     if isinstance(e, ir.Builtin):
         k = _CTX[e.name]
         return lambda L, c: c[k]
@@ -55,16 +57,23 @@ def expr(e: ir.Expr) -> Fn:
     raise AssertionError(f"not an executable expression: {e!r}")
 
 
+def _array_read(e: ir.ArrayRead) -> Fn:
+    fi, slots, name, span = expr(e.index), tuple(x.slot for x in e.elems), e.name, e.span
+    n = len(slots)
+
+    def read(L, c):
+        i = fi(L, c)
+        if not 0 <= i < n:
+            raise ModelError(f"index {i} is out of bounds for local array '{name}' (size {n})", span)
+        return L[slots[i]]
+
+    return read
+
+
 def view(v: ir.View, nranks: int):
     """`elements(L, ctx) -> (rank or None, flat offsets)` for a view (constant views precomputed)."""
     sig = v.signal
-    dims = sig.dims
-    strides = []
-    acc = 1
-    for d in reversed(dims):
-        strides.append(acc)
-        acc *= d
-    strides.reverse()
+    vname, dims, strides, first = v.shape()
     parts = []
     for sel in v.selectors:
         if isinstance(sel, ir.Index):
@@ -85,7 +94,7 @@ def view(v: ir.View, nranks: int):
             if p[0] == "i":
                 i = p[1](L, c)
                 if not 0 <= i < d:
-                    raise ModelError(f"index {i} is out of bounds for dimension {k} of '{sig.name}' (size {d})", p[2])
+                    raise ModelError(f"index {i} is out of bounds for dimension {k} of '{vname}' (size {d})", p[2])
                 ranges.append((i,))
             else:
                 start = p[1](L, c) if p[1] else 0
@@ -94,13 +103,13 @@ def view(v: ir.View, nranks: int):
                 if step < 1:
                     raise ModelError(f"slice step {step} must be at least 1", p[4])
                 if not (0 <= start <= d and 0 <= stop <= d):
-                    raise ModelError(f"slice {start}:{stop} is out of bounds for dimension {k} of '{sig.name}' "
+                    raise ModelError(f"slice {start}:{stop} is out of bounds for dimension {k} of '{vname}' "
                                      f"(size {d})", p[4])
                 r = range(start, stop, step)
                 if len(r) == 0:
-                    raise ModelError(f"slice {start}:{stop} of '{sig.name}' is empty", p[4])
+                    raise ModelError(f"slice {start}:{stop} of '{vname}' is empty", p[4])
                 ranges.append(r)
-        flats = [0]
+        flats = [first]
         for r, s in zip(ranges, strides):
             flats = [f + i * s for f in flats for i in r]
         rank = None

@@ -15,7 +15,7 @@ from model import ir
 from model import syntax as S
 from model.errors import ModelError
 
-Resolve = Callable[[S.Name], "ir.Expr | None"]
+Resolve = Callable[..., "ir.Expr | None"]  # (Name) or (Elem, its index)
 Error = Callable[[str, object], None]
 
 
@@ -30,6 +30,9 @@ def build(e: S.Expr, resolve: Resolve, error: Error, max_depth: int, test=None, 
         return ir.Const(e.value, e.span)
     if isinstance(e, S.Name):
         return resolve(e)
+    if isinstance(e, S.Elem):  # a local array element: the callback resolves the array
+        index = sub(e.index)
+        return None if index is None else resolve(e, index)
     if isinstance(e, S.SIGNAL_CALLS):
         if test is None:
             error(f"{_CALL_NAMES[type(e)]} cannot be used here (not in a constant, a signal index or an '@' rank)",

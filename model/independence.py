@@ -87,7 +87,7 @@ def _bits(mask: int):
 
 def _single(view: ir.View) -> bool:
     """Whether a view names one element (an index for every dimension)."""
-    return len(view.selectors) == len(view.signal.dims) and all(isinstance(x, ir.Index) for x in view.selectors)
+    return len(view.selectors) == len(view.shape()[1]) and all(isinstance(x, ir.Index) for x in view.selectors)
 
 
 class Reduction:

@@ -24,6 +24,7 @@ CMPS = ("EQ", "NE", "GT", "GE", "LT", "LE")
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 BUILTINS = ("rank", "block", "launch_id")
 MAX_CHOICES = 1024  # most values one `any(lo, hi)` may range over
+MAX_ARRAY = 64  # most elements of one local array
 
 # ---------------------------------------------------------------- expressions
 
@@ -37,6 +38,17 @@ class Const:
 @dataclass(frozen=True, slots=True)
 class Local:
     slot: int
+    name: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ArrayRead:
+    """`a[i]` of a local array: element `elems[i]` (each one a local of its own); an index
+    outside 0 .. len(elems) - 1 is a run-time `error` at `span`."""
+
+    elems: tuple[Local, ...]
+    index: "Expr"
     name: str
     span: Span
 
@@ -121,7 +133,7 @@ class TestEventExpr:
     text: str
 
 
-Expr = Union[Const, Local, Builtin, Unary, Binary, Select, TestExpr, LoadExpr, FetchAddExpr, CasExpr, TestEventExpr]
+Expr = Union[Const, Local, ArrayRead, Builtin, Unary, Binary, Select, TestExpr, LoadExpr, FetchAddExpr, CasExpr, TestEventExpr]
 STEP_EXPRS = (TestExpr, LoadExpr, FetchAddExpr, CasExpr, TestEventExpr)  # visible steps inside expressions
 
 
@@ -139,6 +151,8 @@ def walk(root):
             stack += (x.left, x.right)
         elif isinstance(x, Select):
             stack += (x.test, x.then, x.orelse)
+        elif isinstance(x, ArrayRead):
+            stack += (x.index, *x.elems)
         elif isinstance(x, TestExpr):
             stack += (x.view, x.value)
         elif isinstance(x, LoadExpr):
@@ -190,14 +204,39 @@ class Slice:
 
 
 @dataclass(frozen=True, slots=True)
+class Layout:
+    """A declared view (`view g[R][C] = s[OFF::STRIDE];`): position (i0, i1, ...) of `g` is
+    element OFF + i0 * strides[0] + i1 * strides[1] + ... of the flat signal `s`."""
+
+    name: str
+    dims: tuple[int, ...]
+    strides: tuple[int, ...]
+    offset: int
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class View:
     """Elements of a signal in row-major order: one selector per leading dimension (the
-    others are whole), on rank `at` (None: the own rank)."""
+    others are whole), on rank `at` (None: the own rank). With a `layout`, the selectors
+    index the declared view's dimensions instead of the signal's."""
 
     signal: SignalInfo
     selectors: tuple[Index | Slice, ...]
     at: Expr | None
     span: Span
+    layout: Layout | None = None
+
+    def shape(self) -> tuple[str, tuple[int, ...], tuple[int, ...], int]:
+        """(name, dims, strides in elements, first element) of what the selectors index."""
+        if self.layout is not None:
+            lay = self.layout
+            return lay.name, lay.dims, lay.strides, lay.offset
+        strides, acc = [], 1
+        for d in reversed(self.signal.dims):
+            strides.append(acc)
+            acc *= d
+        return self.signal.name, self.signal.dims, tuple(reversed(strides)), 0
 
 
 # ---------------------------------------------------------------- structured statements
@@ -209,6 +248,18 @@ class SAssign:
 
     slot: int
     value: Expr
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SArrayAssign:
+    """`a[i] = e;` on a local array (the checker has folded `+=`, `-=`, `++`, `--` in)."""
+
+    elems: tuple[Local, ...]
+    index: Expr
+    value: Expr
+    name: str
     span: Span
     text: str
 
@@ -228,7 +279,7 @@ class SLoop:
 
     cond: Expr
     body: "Stmt"
-    update: "SAssign | None"
+    update: "SAssign | SArrayAssign | None"
     span: Span
     text: str  # the condition's text
 
@@ -367,7 +418,7 @@ class SBlockBarrier:
     text: str
 
 
-Stmt = Union[SAssign, SChoose, SBlockBarrier, SIf, SLoop, SBlock, SJump, SAssert, SNotify, SWait, SEval, SLaunch, SReset, SHostBarrier,
+Stmt = Union[SAssign, SArrayAssign, SChoose, SBlockBarrier, SIf, SLoop, SBlock, SJump, SAssert, SNotify, SWait, SEval, SLaunch, SReset, SHostBarrier,
              SCopy, SAccess, SWaitEvent, SFence, SStore, SObserve]
 
 # ---------------------------------------------------------------- flat instructions

@@ -75,6 +75,8 @@ class _Code:
                 self.stmt(s)
         elif isinstance(st, ir.SAssign):
             self.emit(ir.Assign(st.slot, self.hoist(st.value), st.span, st.text))
+        elif isinstance(st, ir.SArrayAssign):
+            self.array_assign(st)
         elif isinstance(st, ir.SChoose):
             self.emit(ir.Choose(st.slot, st.name, st.lo, st.hi, st.span, st.text))
         elif isinstance(st, ir.SIf):
@@ -126,6 +128,19 @@ class _Code:
             self.emit(ir.Observe(self.hoist(st.cond), st.span, st.text))
         else:
             raise AssertionError(f"unknown statement {st!r}")
+
+    def array_assign(self, st: ir.SArrayAssign) -> None:
+        """`a[i] = e;`: the index and the value into temporaries, the index checked (a read
+        that faults when it is out of bounds), then each element keeps its value or takes e."""
+        index, value = self.temp(), self.temp()
+        ti = ir.Local(index, self.slot_names[index], st.index.span)
+        tv = ir.Local(value, self.slot_names[value], st.value.span)
+        self.emit(ir.Assign(index, self.hoist(st.index), st.span, st.text))
+        self.emit(ir.Assign(self.temp(), ir.ArrayRead(st.elems, ti, st.name, st.index.span), st.span, st.text))
+        self.emit(ir.Assign(value, self.hoist(st.value), st.span, st.text))
+        for k, elem in enumerate(st.elems):
+            hit = ir.Binary("==", ti, ir.Const(k, st.span), st.span)
+            self.emit(ir.Assign(elem.slot, ir.Select(hit, tv, elem, st.span), st.span, st.text))
 
     def loop(self, st: ir.SLoop) -> None:
         head = len(self.code)
@@ -206,4 +221,6 @@ class _Code:
             return ir.Unary(e.op, self.hoist(e.operand), e.span)
         if isinstance(e, ir.Select):
             return ir.Select(self.hoist(e.test), e.then, e.orelse, e.span)
+        if isinstance(e, ir.ArrayRead):
+            return ir.ArrayRead(e.elems, self.hoist(e.index), e.name, e.span)
         raise AssertionError(f"unknown expression {e!r}")

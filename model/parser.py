@@ -70,7 +70,7 @@ _KEYWORDS = {
     "int", "bool", "if", "else", "for", "while", "break", "continue", "return", "assert", "TNOTIFY",
     "TWAIT", "TTEST", "pipe_barrier", "launch", "reset", "host_barrier", "true", "false", "min", "max",
     "buffer", "TPUT", "TGET", "READ", "WRITE", "event", "TPUT_ASYNC", "TGET_ASYNC", "WAIT_EVENT", "TEST_EVENT",
-    "dsb", "fence", "LOAD", "STORE", "FETCH_ADD", "CAS", "observe", "any", "block_barrier",
+    "dsb", "fence", "LOAD", "STORE", "FETCH_ADD", "CAS", "observe", "any", "block_barrier", "view",
 }
 
 
@@ -139,7 +139,7 @@ def _syntax_error(e: UnexpectedInput, text: str, file: str) -> SpecError:
     if not label and at_end and _open_braces(text) > 0:
         label = "unbalanced braces: a '}' is missing before the end of the file"
     if label in (_MISSING_SEMI_STMT, _MISSING_SEMI_DECL):
-        span = _after_previous_token(e, file) or span
+        span = _after_previous_token(e, file) or _after_previous_text(text, span) or span
         inside = _open_braces(_text_before(text, span.line, span.col)) > 0
         label = _MISSING_SEMI_STMT if inside else _MISSING_SEMI_DECL
     if label:
@@ -161,10 +161,12 @@ def _unsupported(e: UnexpectedInput, text: str) -> str | None:
                 "for the old value)") if prev.value.lower() in ("atomicadd", "atomic_add", "atomicadd_") else ""
         return f"'{prev.value}(...)': function calls are not supported; the calls the language has are {_CALLS}{hint}"
     before = _text_before(text, tok.line, tok.column) if tok.line else ""
-    declared = re.search(r"\b(int|bool)\s+([A-Za-z_]\w*)\s*$", before)
+    declared = re.search(r"\b(bool)\s+([A-Za-z_]\w*)\s*$", before)
     if tok.value == "[" and declared:
-        return (f"'{declared[1]} {declared[2]}[...]': local arrays are not supported; use a signal "
-                f"(signal {declared[2]}[N];) or separate locals")
+        return (f"'{declared[1]} {declared[2]}[...]': local arrays hold ints: declare "
+                f"int {declared[2]}[N] = {{...}};")
+    if tok.value == ";" and re.search(r"\bint\s+([A-Za-z_]\w*)\s*\[[^\]]*\]\s*$", before):
+        return "a local array needs an initializer, as every local does: int a[N] = {0}; (missing items are 0)"
     if tok.value in ("int", "bool") and _open_braces(before) == 0:
         return ("top-level variables are not supported: declare 'param NAME = VALUE;' (overridable with -D) or "
                 "'const NAME = EXPR;', or a local inside kernel { ... } or host { ... }")
@@ -195,6 +197,16 @@ def _after_previous_token(e: UnexpectedInput, file: str) -> Span | None:
         if tok is not None and tok.end_line is not None:
             return Span(file, tok.end_line, tok.end_column, tok.end_line, tok.end_column + 1)
     return None
+
+
+def _after_previous_text(text: str, span: Span) -> Span | None:
+    """Just after the last non-blank character before `span` (when lark keeps no token history)."""
+    before = _text_before(text, span.line, span.col).rstrip()
+    if not before:
+        return None
+    line = before.count("\n") + 1
+    col = len(before) - before.rfind("\n")
+    return Span(span.file, line, col, line, col + 1)
 
 
 def _generic_message(e: UnexpectedInput) -> str:
@@ -294,6 +306,10 @@ class _ToSyntax(Transformer_NonRecursive):
         name, *dims = c
         return S.Decl(self._s(meta), "buffer", name=self._n(name), dims=tuple(dims))
 
+    def view_decl(self, meta, c):
+        name, *dims, target = c
+        return S.Decl(self._s(meta), "view", name=self._n(name), dims=tuple(dims), target=target)
+
     def dim(self, meta, c):
         return c[0]
 
@@ -327,6 +343,19 @@ class _ToSyntax(Transformer_NonRecursive):
 
     def bool_decl(self, meta, c):
         return S.VarDecl(self._s(meta), "bool", self._n(c[0]), c[1])
+
+    def array_decl(self, meta, c):
+        name, size, *items = c
+        return S.ArrayDecl(self._s(meta), self._n(name), size, tuple(x for x in items if x is not None))
+
+    def elem_assign(self, meta, c):
+        name, index, op, value = c
+        return S.ElemAssign(self._s(meta), self._n(name), index, str(op), value)
+
+    def elem_step(self, meta, c):
+        name, index, op = c
+        return S.ElemAssign(self._s(meta), self._n(name), index, "+=" if str(op) == "++" else "-=",
+                            S.IntLit(_tspan(self.file, op), 1))
 
     def assign(self, meta, c):
         return S.Assign(self._s(meta), self._n(c[0]), str(c[1]), c[2])
@@ -449,6 +478,9 @@ class _ToSyntax(Transformer_NonRecursive):
 
     def name(self, meta, c):
         return S.Name(self._s(meta), self._n(c[0]))
+
+    def elem(self, meta, c):
+        return S.Elem(self._s(meta), self._n(c[0]), c[1])
 
     def binop(self, meta, c):
         return S.BinOp(self._s(meta), str(c[1]), c[0], c[2])

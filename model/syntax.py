@@ -63,6 +63,15 @@ class Any:
 
 
 @dataclass(frozen=True, slots=True)
+class Elem:
+    """`a[i]`: an element of a local array (a name with one index)."""
+
+    span: Span
+    name: str
+    index: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
 class OpName:
     """A notify op or wait comparison as written: `EQ`, `WaitCmp::EQ`, `comm::WaitCmp::EQ`."""
 
@@ -131,7 +140,7 @@ class Cas:
     new: "Expr"
 
 
-Expr = IntLit | Name | BinOp | UnOp | Cond | MinMax | Any | Test | TestEvent | Load | FetchAdd | Cas
+Expr = IntLit | Name | Elem | BinOp | UnOp | Cond | MinMax | Any | Test | TestEvent | Load | FetchAdd | Cas
 SIGNAL_CALLS = (Test, TestEvent, Load, FetchAdd, Cas)  # visible steps inside expressions
 
 # ---- statements ----
@@ -143,6 +152,27 @@ class VarDecl:
     type: str  # "int" | "bool"
     name: str
     init: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class ArrayDecl:
+    """`int a[N] = {e0, e1, ...};`: a local array of constant size N (missing items are 0, as in C)."""
+
+    span: Span
+    name: str
+    size: Expr
+    items: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ElemAssign:
+    """`a[i] = e;`, `a[i] += e;`, `a[i]++;` ... on a local array element."""
+
+    span: Span
+    name: str
+    index: Expr
+    op: str  # "=", "+=", "-="
+    value: Expr
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,7 +325,7 @@ class BlockBarrier:
     span: Span
 
 
-Stmt = (VarDecl | Assign | If | For | While | Jump | Block | Assert | Notify | Wait | ExprStmt
+Stmt = (VarDecl | ArrayDecl | ElemAssign | Assign | If | For | While | Jump | Block | Assert | Notify | Wait | ExprStmt
         | PipeBarrier | Dsb | Fence | Copy | Access | WaitEvent | Store | Observe | Launch | Reset | HostBarrier
         | BlockBarrier)
 
@@ -305,7 +335,7 @@ Stmt = (VarDecl | Assign | If | For | While | Jump | Block | Assert | Notify | W
 @dataclass(frozen=True, slots=True)
 class Decl:
     """A top-level declaration. `kind` is one of protocol, param, const, ranks, blocks,
-    signal, buffer, kernel, host, check, expect; the other fields are set as the kind needs."""
+    signal, buffer, view, kernel, host, check, expect; the other fields are set as the kind needs."""
 
     span: Span
     kind: str
@@ -313,6 +343,7 @@ class Decl:
     value: Expr | None = None
     dims: tuple[Expr, ...] = ()
     body: Block | None = None
+    target: "SigView | None" = None  # a view declaration's signal
 
 
 @dataclass(frozen=True, slots=True)

@@ -90,7 +90,8 @@ def test_a_buggy_kernel_gives_its_violation_with_a_trace_on_cpp_lines():
 
 
 BUGGY = {"bug_counter_set": ["deadlock"], "bug_done_epilogue": ["dirty_exit"],
-         "bug_ring_poll_eq": ["deadlock", "lost_notification"], "bug_slot_overrun": ["error"]}
+         "bug_ring_poll_eq": ["deadlock", "lost_notification"], "bug_slot_overrun": ["error"],
+         "bug_runtime_peer_any": ["deadlock"]}
 
 
 @pytest.mark.parametrize("name", sorted(BUGGY))

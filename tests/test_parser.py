@@ -100,7 +100,7 @@ def test_crlf_line_endings():
 
 
 @pytest.mark.parametrize("snippet,message", [
-    ("ranks 1; kernel { int a[2]; }", "'int a[...]': local arrays are not supported"),
+    ("ranks 1; kernel { int a[2]; }", "a local array needs an initializer"),
     ("int x = 0; ranks 1; kernel {}", "top-level variables are not supported: declare 'param NAME = VALUE;'"),
     ("ranks 1; signal f; kernel { atomicAdd(f, 1); }", "'atomicAdd(...)': function calls are not supported"),
     ("ranks 1; signal f; kernel { int v = atomicAdd(f, 1); }", "or int old = FETCH_ADD(sig @ r, v)"),

@@ -327,6 +327,8 @@ def _assemble(interp: Interp, kernel: Function, cfg: dict, stmts: list, launch_b
         loc = info.loc
         where = f"    // {Path(loc.file).name}:{loc.line}:{loc.col}" if loc else ""
         pr.add(text + where, loc)
+    for _, (vname, vtext, vloc) in sorted(interp.views.items(), key=lambda kv: kv[1][0]):
+        pr.add(f"{vtext}    // {Path(vloc.file).name}:{vloc.line}:{vloc.col}", vloc)
     pr.add("")
     pr.add("kernel {", kloc)
     pr.body(stmts, 1)

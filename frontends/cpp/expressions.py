@@ -9,7 +9,7 @@ from frontends.cpp.errors import ExtractError, Loc
 from frontends.cpp.skeleton import Line
 from frontends.cpp.source import snippet
 from frontends.cpp.sym import FULL, PARTIAL, Sym
-from frontends.cpp.values import (CMPS, OPS, SIZE_OF, Elem, Enum, Local, Offset, Ptr, Struct,
+from frontends.cpp.values import (CMPS, OPS, SIZE_OF, Elem, Enum, Local, LocalArray, Offset, Ptr, Struct,
                                   Unknown, View, Window, Windows, clean_type, pointee)
 from frontends.cpp.vocabulary import (BLOCK_BARRIERS, CONVENTIONAL, IGNORED_CALLS, MAX_INLINE_DEPTH,
                                       WRAPPERS, norm)
@@ -156,7 +156,20 @@ class Expressions:
             i = self.as_int(self.eval(idx_node), idx_node)
             if S.is_int(i) and 0 <= i.args[0] < len(arr):
                 return arr[i.args[0]]
+            if not S.is_int(i) and arr and all(isinstance(v, Sym) and not v.reads for v in arr):
+                return self.table(arr, i, node)
+        if isinstance(arr, LocalArray):
+            i = self.as_int(self.eval(idx_node), idx_node)
+            return S.text(f"{arr.name}[{S.render(i)}]", min(i.level, self.local_levels.get(arr.name, FULL)), reads=False)
         return Unknown(self.text(node), self.loc(node))
+
+    def table(self, items: tuple, i: Sym, node) -> Sym:
+        """A constant table indexed at run time becomes a .sig local array (declared once)."""
+        name = self.fresh(re.sub(r"\W", "_", self.text(node.child_by_field_name("argument"))) or "table")
+        self.local_values[name] = None
+        self.local_level(name, min(v.level for v in items))
+        self.emit(Line(f"int {name}[{len(items)}] = {{{', '.join(S.render(v) for v in items)}}};", self.loc(node), "decl", name))
+        return S.text(f"{name}[{S.render(i)}]", min(i.level, self.local_levels[name]), reads=False)
 
     def ptr_add(self, p: Ptr, i: Sym, sign: int = 1) -> Ptr:
         step = S.binop("*", i, S.num(p.elem))
@@ -346,12 +359,14 @@ class Expressions:
             self.emit(Line("pipe_barrier(PIPE_ALL);", self.loc(node), "comment"))
             return S.num(0)
         if fname == "dsb":
-            self.emit(Line(f"// TODO(dsb): {self.text(node)};", self.loc(node), "comment"))
-            self.assume(self.loc(node), f"{self.text(node)} is a fence the .sig language cannot state yet; left as a TODO(dsb) comment")
+            arg = norm(self.text(arg_nodes[0])).split("::")[-1] if arg_nodes else ""
+            if arg == "DSB_DDR":
+                self.emit(Line("dsb(DSB_DDR);", self.loc(node), "comment"))
+            else:
+                self.assume(self.loc(node), f"{self.text(node)} orders nothing the skeleton models (only dsb(DSB_DDR) is a fence of the data extension); left out")
             return S.num(0)
         if fname in BLOCK_BARRIERS:
-            self.emit(Line(f"// TODO(block_barrier): {self.text(node)};", self.loc(node), "comment"))
-            self.assume(self.loc(node), f"{self.text(node)} synchronizes the blocks of a rank; the .sig language cannot state it yet (TODO(block_barrier)): not modelled")
+            self.emit(Line("block_barrier;", self.loc(node), "sync"))
             return S.num(0)
         if fname in ("min", "max") and len(arg_nodes) == 2:
             a, b = (self.as_int(self.eval(n), n) for n in arg_nodes)

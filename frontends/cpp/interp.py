@@ -69,6 +69,7 @@ class Interp(Expressions, Views, Calls, Statements):
         self.param_notes: dict[str, list] = {}
         self.local_levels: dict[str, int] = {}
         self.conventions_said: set[str] = set()
+        self.views: dict[tuple, tuple[str, str, Loc]] = {}     # strided windows: (name, declaration, where)
 
     def loc(self, node) -> Loc:
         return self.sf.loc(node)
@@ -156,9 +157,14 @@ class Interp(Expressions, Views, Calls, Statements):
         pname_hint = hint if u.key.startswith(("arg:", "name:")) else f"{hint}_{line}"
         if key in {norm(k) for k in bounds}:
             lo, hi = next(v for k, v in bounds.items() if norm(k) == key)
-            p = self.param(pkey, pname_hint, int(lo), f"TODO(any): any({lo}, {hi}); one value of the range, sweep it with --sweep", u.loc)
-            self.assume(u.loc, f"{u.text} is runtime data in [{lo}, {hi}]; modelled as a param {p} = {lo} (TODO(any): int x = any({lo}, {hi}) once the language has it)", S.render(p))
-            return S.with_level(p, PARTIAL)
+            lo_s, hi_s = (self.config_value(x, u.loc) for x in (lo, hi))
+            n = self.fresh(pname_hint.lower())
+            self.local_level(n, PARTIAL)
+            self.local_values[n] = hi_s
+            self.emit(Line(f"int {n} = any({S.render(lo_s)}, {S.render(hi_s)});", u.loc, "decl", n))
+            self.assume(u.loc, f"{u.text} is runtime data in [{S.render(lo_s)}, {S.render(hi_s)}]; modelled as "
+                               f"int {n} = any({S.render(lo_s)}, {S.render(hi_s)}): every value is explored")
+            return S.name(n, PARTIAL)
         what = why or ("a kernel argument" if u.key.startswith("arg:") else
                        "a name not defined in the given files" if u.key.startswith("name:") else "runtime data")
         p = self.param(pkey, pname_hint, 0, f"assumed: {u.text} ({what})", u.loc)

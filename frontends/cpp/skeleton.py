@@ -26,7 +26,7 @@ class Line:
         t = self.text
         if self.kind == "assign" and self.defines and "=" in t and not t.endswith(("++;", "--;")):
             lhs, _, rhs = t.partition("=")
-            if lhs.rstrip().endswith(("+", "-")):
+            if lhs.rstrip().endswith(("+", "-")) or "[" in lhs:   # a compound op, or an array index
                 return set(_IDENT.findall(t))
             return set(_IDENT.findall(rhs))
         if self.kind == "decl":

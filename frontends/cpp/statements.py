@@ -9,7 +9,7 @@ from frontends.cpp.errors import ExtractError
 from frontends.cpp.skeleton import Block, Line
 from frontends.cpp.source import declarator_name
 from frontends.cpp.sym import PARTIAL, Sym
-from frontends.cpp.values import (INT_TYPES, Elem, Local, Ptr, Struct, Unknown, View, Windows,
+from frontends.cpp.values import (INT_TYPES, Elem, Local, LocalArray, Ptr, Struct, Unknown, View, Windows,
                                   clean_type, pointee)
 
 
@@ -73,6 +73,13 @@ class Statements:
     def update(self, e) -> None:
         arg = e.child_by_field_name("argument")
         op = "++" if "++" in self.text(e) else "--"
+        if arg.type == "subscript_expression":
+            arr = self.eval(arg.child_by_field_name("argument"))
+            if isinstance(arr, LocalArray):
+                idx_node = arg.child_by_field_name("indices").named_children[0]
+                i = self.as_int(self.eval(idx_node), idx_node)
+                self.emit(Line(f"{arr.name}[{S.render(i)}]{op};", self.loc(e), "assign", arr.name))
+                return
         if arg.type == "identifier":
             b = self.lookup(self.text(arg))
             if isinstance(b, Local):
@@ -116,6 +123,19 @@ class Statements:
             elif isinstance(b, Sym):
                 raise self.error(e, f"assignment to {self.text(left)}, which the extraction took as a constant")
             return
+        if left.type == "subscript_expression":
+            arr = self.eval(left.child_by_field_name("argument"))
+            if isinstance(arr, LocalArray):
+                idx_node = left.child_by_field_name("indices").named_children[0]
+                i = self.as_int(self.eval(idx_node), idx_node)
+                v = self.as_int(self.eval(right), right)
+                self.local_level(arr.name, min(i.level, v.level))
+                bop = op if op in ("=", "+=", "-=") else None
+                ref = f"{arr.name}[{S.render(i)}]"
+                text = f"{ref} {bop} {S.render(v)};" if bop else \
+                    f"{ref} = {S.render(S.binop(op[:-1], S.text(ref, reads=False), v))};"
+                self.emit(Line(text, self.loc(e), "assign", arr.name))
+                return
         target = self.eval(left)
         if isinstance(target, Elem) and target.ptr.plain:
             v = self.as_int(self.eval(right), right)
@@ -172,7 +192,7 @@ class Statements:
         inner = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
         ctype = tytext + ("*" if inner is not None and inner.type == "pointer_declarator" else "")
         if inner is not None and inner.type == "array_declarator":
-            self.bind(name, self.array(value_node))
+            self.bind(name, self.array(value_node, inner, ctype, name, mutated, d))
             return
         if value_node is not None and value_node.type == "argument_list":
             value_node = value_node.named_children[0] if value_node.named_children else None
@@ -221,10 +241,26 @@ class Statements:
         fixed = {"rank", "block", "nranks", "nblocks"} | set(self.params)
         return is_const and S.names(v) <= fixed
 
-    def array(self, value_node):
+    def array(self, value_node, inner=None, ctype: str = "", name: str = "", mutated=(), d=None):
+        """A constant table stays a tuple (indexed at extraction time); an int array that the
+        code indexes with a run-time value or writes becomes a .sig local array."""
         if value_node is None or value_node.type != "initializer_list":
             return Unknown("array", self.loc(value_node) if value_node is not None else None)
-        return tuple(self.eval(c) for c in value_node.named_children)
+        items = tuple(self.eval(c) for c in value_node.named_children)
+        size_node = inner.child_by_field_name("size") if inner is not None else None
+        size = self.as_int(self.eval(size_node), size_node) if size_node is not None else S.num(len(items))
+        if clean_type(ctype) not in INT_TYPES or not S.is_int(size) or not 1 <= size.args[0] <= 64 \
+                or len(items) > size.args[0] or not all(isinstance(v, (Sym, Local)) for v in items):
+            return items
+        if name not in mutated and all(isinstance(v, Sym) and S.is_int(v) for v in items):
+            return items                     # a constant table: folded where it is indexed
+        n = self.fresh(name)
+        vals = [self.as_int(v, value_node) for v in items]
+        for v in vals:
+            self.local_level(n, v.level)
+        self.local_values[n] = None
+        self.emit(Line(f"int {n}[{size.args[0]}] = {{{', '.join(S.render(v) for v in vals)}}};", self.loc(d), "decl", n))
+        return LocalArray(n, size.args[0])
 
     def s_if_statement(self, node) -> None:
         cnode = node.child_by_field_name("condition")

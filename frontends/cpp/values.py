@@ -86,6 +86,14 @@ class Struct:
 
 
 @dataclass(frozen=True)
+class LocalArray:
+    """A C++ local `int a[N] = {...}` that became a .sig local array."""
+
+    name: str
+    size: int
+
+
+@dataclass(frozen=True)
 class Local:
     """A C++ variable that became a .sig local."""
 

@@ -55,10 +55,10 @@ class Views:
             last = S.binop("+", last, S.binop("*", S.binop("-", n, S.num(1)), s))
         info.spans.append((start, last))
         if info.dims is None:
-            sel = self.flat_selector(start, dims_used, node, info)
+            name, sel = self.flat_selector(start, dims_used, node, info)
         else:
-            sel = self.dim_selectors(start, dims_used, info, node)
-        text = info.name + sel
+            name, sel = info.name, self.dim_selectors(start, dims_used, info, node)
+        text = name + sel
         at = ""
         if ptr.rank is not None and S.render(ptr.rank) != "rank":
             r = ptr.rank
@@ -73,24 +73,39 @@ class Views:
             if n in self.uses:
                 self.uses[n] = True
 
-    def flat_selector(self, start: Sym, dims, node, info) -> str:
+    def flat_selector(self, start: Sym, dims, node, info) -> tuple[str, str]:
+        """(name, selectors) of a view of a flat signal: the signal with an index or a
+        slice, or a declared `view` for a strided 2-D window (Signal2D with a row stride)."""
         st = S.render(start)
         if not dims:
-            return f"[{st}]"
+            return info.name, f"[{st}]"
         if len(dims) == 1:
             n, s = dims[0]
             if S.is_int(s) and s.args[0] == 1:
-                return f"[{st}:{S.render(S.binop('+', start, n))}]"
+                return info.name, f"[{st}:{S.render(S.binop('+', start, n))}]"
             end = S.binop("+", start, S.binop("+", S.binop("*", S.binop("-", n, S.num(1)), s), S.num(1)))
-            return f"[{st}:{S.render(end)}:{S.render(s)}]"
+            return info.name, f"[{st}:{S.render(end)}:{S.render(s)}]"
         inner = S.num(1)
         total = S.num(1)
-        for n, s in reversed(dims):
+        for k, (n, s) in enumerate(reversed(dims)):
             if S.linear(s) != S.linear(inner):
-                raise self.error(node, f"a strided multi-dimensional view of signal {info.key}: give its dimensions in the config ([signals] {info.key} = [..])")
+                if k == len(dims) - 1 and all(S.is_int(x) for x in (start, s, *(d for d, _ in dims))):
+                    return self.strided_view(start, dims, info, node), ""
+                raise self.error(node, f"a strided multi-dimensional view of signal {info.key} whose offset or stride is not a constant: give its dimensions in the config ([signals] {info.key} = [..])")
             inner = S.binop("*", inner, n)
             total = inner
-        return f"[{st}:{S.render(S.binop('+', start, total))}]"
+        return info.name, f"[{st}:{S.render(S.binop('+', start, total))}]"
+
+    def strided_view(self, start: Sym, dims, info, node) -> str:
+        """A `view NAME[R][C] = SIG[OFF::STRIDE];` declaration for a constant strided window."""
+        shape = tuple(d.args[0] for d, _ in dims)
+        key = (info.key, start.args[0], dims[0][1].args[0], shape)
+        if key not in self.views:
+            name = self.fresh(f"{info.name}_view")
+            text = (f"view {name}{''.join(f'[{d}]' for d in shape)} = "
+                    f"{info.name}[{start.args[0]}::{dims[0][1].args[0]}];")
+            self.views[key] = (name, text, self.loc(node))
+        return self.views[key][0]
 
     def take_multiples(self, rest: dict, stride: Sym, node, info: SignalInfo) -> dict:
         """Move the terms of the linear form `rest` that are multiples of `stride` out of
@@ -156,7 +171,9 @@ class Views:
         out = []
         for a in targs.named_children:
             if a.type == "type_descriptor":
-                out.append(a)
+                ty = a.child_by_field_name("type")
+                v = self.eval(ty) if ty is not None and ty.type == "type_identifier" and not a.child_by_field_name("declarator") else None
+                out.append(v if isinstance(v, Sym) and S.is_int(v) else a)   # `<kRows, kCols>` read as types
             else:
                 out.append(self.as_int(self.eval(a), a))
         return out

@@ -13,7 +13,9 @@ SIG_KEYWORDS = {
     "expect", "int", "bool", "if", "else", "for", "while", "break", "continue", "return",
     "assert", "TNOTIFY", "TWAIT", "TTEST", "pipe_barrier", "launch", "reset", "host_barrier",
     "true", "false", "min", "max", "rank", "block", "nranks", "nblocks", "launch_id",
-    "NRANKS", "NBLOCKS", "any", "block_barrier", "dsb",
+    "NRANKS", "NBLOCKS", "any", "block_barrier", "dsb", "fence", "view", "buffer", "TPUT", "TGET",
+    "READ", "WRITE", "event", "TPUT_ASYNC", "TGET_ASYNC", "WAIT_EVENT", "TEST_EVENT", "LOAD", "STORE",
+    "FETCH_ADD", "CAS", "observe",
 }
 
 BUILTIN_CALLS = {

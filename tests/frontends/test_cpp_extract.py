@@ -34,14 +34,18 @@ VERDICTS = {
     "bug_counter_set": {"deadlock"},
     "bug_done_epilogue": {"dirty_exit"},
     "bug_ring_poll_eq": {"deadlock", "lost_notification"},
+    "bug_runtime_peer_any": {"deadlock"},
     "bug_slot_overrun": {"error"},
     "counter_barrier": set(),
     "credit_epilogue": set(),
     "emitc_barrier": set(),
     "header_helper": set(),
+    "peer_table": set(),
     "plain_flag": set(),
     "ring_pipeline": set(),
     "runtime_peer": set(),
+    "signal2d_tiles": set(),
+    "syncall_barrier": set(),
     "two_level_barrier": set(),
 }
 
@@ -368,11 +372,18 @@ def test_the_config_resolves_the_runtime_peer():
     assert notify.peer == "partial"
 
 
-def test_bounds_give_a_param_with_a_todo_any(tmp_path):
+def test_bounds_give_a_nondeterministic_choice(tmp_path):
     ex = extract([kernel_path("runtime_peer")], {"ranks": 3, "bounds": {"ready_queue[head]": [0, 2]}})
-    assert "TODO(any): any(0, 2)" in ex.sig_text
-    assert any("in [0, 2]" in a.text and "TODO(any)" in a.text for a in ex.assumptions)
-    parse_and_compile(ex.sig_text)
+    assert "int peer_9 = any(0, 2);" in ex.sig_text and "TODO" not in ex.sig_text
+    assert "TNOTIFY(token @ peer_9, 1, AtomicAdd);" in ex.sig_text
+    assert any("in [0, 2]" in a.text and "int peer_9 = any(0, 2): every value is explored" in a.text
+               for a in ex.assumptions)
+    notify = next(c for c in ex.call_sites if c.kind == "TNOTIFY")
+    assert notify.peer == "partial"
+    assert check_verdict(tmp_path, ex.sig_text) == {"deadlock"}  # a rank may send its token to itself
+    ex2 = extract([kernel_path("runtime_peer")], {"ranks": 3, "bounds": {"ready_queue[head]": ["(rank + 1) % 3", "(rank + 1) % 3"]}})
+    assert "any((rank + 1) % 3, (rank + 1) % 3)" in ex2.sig_text
+    assert check_verdict(tmp_path, ex2.sig_text) == set()
 
 
 def test_runtime_op_and_cmp_become_choices_over_a_param(tmp_path):
@@ -416,20 +427,38 @@ __global__ AICORE void k(__gm__ int32_t *f, int rounds) {
     assert check_verdict(tmp_path, ex0.sig_text) == {"deadlock"}
 
 
-def test_fences_and_block_barriers_are_todo_comments_and_assumptions(tmp_path):
+def test_fences_and_block_barriers_are_kept(tmp_path):
     path = write(tmp_path, "k.cpp", """
 __global__ AICORE void k(__gm__ int32_t *f) {
     pipe_barrier(PIPE_ALL);
     dsb(DSB_DDR);
     AscendC::SyncAll();
     pto::comm::TNOTIFY(pto::comm::Signal(f), 1, pto::comm::NotifyOp::Set);
+    dsb(DSB_UB);
 }
 """)
-    ex = extract([path], {"ranks": 1, "blocks": 1, "host": ["launch"]})
-    assert "pipe_barrier(PIPE_ALL);\n    // TODO(dsb): dsb(DSB_DDR);\n    // TODO(block_barrier): AscendC::SyncAll();" in ex.sig_text
+    ex = extract([path], {"ranks": 1, "blocks": 2, "host": ["launch"]})
+    assert "pipe_barrier(PIPE_ALL);\n    dsb(DSB_DDR);\n    block_barrier;\n    TNOTIFY(f, 1, Set);\n}" in ex.sig_text
     texts = [str(a) for a in ex.assumptions]
-    assert any(t.startswith(f"{path}:4:5: assumed: dsb(DSB_DDR)") for t in texts)
-    assert any(t.startswith(f"{path}:5:5: assumed: AscendC::SyncAll()") for t in texts)
+    assert not any(t.startswith((f"{path}:4:", f"{path}:5:")) for t in texts)
+    assert any(t.startswith(f"{path}:7:5: assumed: dsb(DSB_UB) orders nothing the skeleton models") for t in texts)
+    entry = ex.origin(sig_line_of(ex.sig_text, "block_barrier;"))
+    assert (entry.line, entry.col) == (5, 5)
+    assert check_verdict(tmp_path, ex.sig_text) == set()
+
+
+def test_a_block_barrier_reached_by_some_blocks_only_deadlocks(tmp_path):
+    path = write(tmp_path, "k.cpp", """
+__global__ AICORE void k(__gm__ int32_t *f) {
+    if (get_block_idx() == 0) {
+        SyncAll();
+    }
+    pto::comm::TNOTIFY(pto::comm::Signal(f), 1, pto::comm::NotifyOp::AtomicAdd);
+}
+""")
+    ex = extract([path], {"ranks": 1, "blocks": 2, "host": ["launch"]})
+    assert "if (block == 0) {\n        block_barrier;\n    }" in ex.sig_text
+    assert check_verdict(tmp_path, ex.sig_text) == {"deadlock"}
 
 
 def test_defaults_are_said(tmp_path):

@@ -11,7 +11,7 @@ signal ready;    // plain_flag.cpp:6:42
 kernel {
     if (rank == 0) {
         pipe_barrier(PIPE_ALL);
-        // TODO(dsb): dsb(DSB_DDR);
+        dsb(DSB_DDR);
         TNOTIFY(ready @ 1, 1, Set);
     } else {
         while (TTEST(ready, 1, NE)) {

@@ -11,7 +11,7 @@ signal progress;    // ring_pipeline.cpp:30:75
 kernel {
     for (int step = 0; step < 3; step++) {
         pipe_barrier(PIPE_ALL);
-        // TODO(dsb): dsb(DSB_DDR);
+        dsb(DSB_DDR);
         TNOTIFY(progress @ ((rank + 1) % nranks), step + 1, Set);
         TWAIT(progress, step + 1, GE);
     }

@@ -93,6 +93,13 @@ class _Typing:
             return a or b
         if isinstance(e, ir.Binary):
             return self.binary(e)
+        if isinstance(e, ir.ArrayRead):  # one of the array's locals, chosen by a number
+            self.number(e.index, "a rank as the index of a local array")
+            types = {self.expr(x) for x in e.elems} - {None}
+            if len(types) > 1:
+                self.reject(e.span, f"the local array `{e.name}` holds ranks and numbers")
+                return NUMBER
+            return types.pop() if types else None
         self.reject(getattr(e, "span", None), "an expression the symmetry check does not know")
         return NUMBER
 
@@ -172,6 +179,9 @@ class _Typing:
     # ------------------------------------------------------------ views
 
     def view(self, v: ir.View, multi_ok: bool) -> None:
+        if v.layout is not None:
+            self.reject(v.span, f"the declared view `{v.layout.name}` is not renamed with the ranks")
+            return
         if v.at is not None and self.expr(v.at) == NUMBER:
             self.reject(v.at.span, "a signal on a fixed or counted rank (`@` a number): renaming the ranks "
                                    "moves the signal, not this rank")

@@ -2,7 +2,7 @@
 
 `symmetric_specs()` draws rings and neighbourhood protocols written the way symmetric kernels
 are: every rank runs the same code, ranks are named relative to `rank`
-(`(rank + c) % nranks`, `any(0, nranks - 1)`), signals are indexed by a round (a number) or
+(`(rank + c) % nranks`, `any(0, nranks - 1)`, local arrays of them), signals are indexed by a round (a number) or
 by a rank (a dimension of size nranks), and comparisons between ranks are == and != only.
 Now and then (`break_it`) one statement breaks the symmetry the way real specs do (a fixed
 rank, an ordered comparison, a counted loop over ranks), so that the tests see the detector
@@ -48,6 +48,9 @@ def symmetric_specs(draw, break_it: bool = False) -> str:
     if draw(st.integers(0, 2)) == 0:
         body.append("int q = any(0, nranks - 1);")
         ranks.append("q")
+    if draw(st.integers(0, 3)) == 0:  # a local array of ranks
+        body.append("int pr[2] = {next, prev};")
+        ranks += ["pr[0]", "pr[1]"]
     stmts = []
     budget = draw(st.integers(2, 5 if blocks == 1 and n <= 3 else 3))
     in_round = rounds > 1 and draw(st.booleans())

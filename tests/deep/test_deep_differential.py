@@ -1,12 +1,14 @@
 """Thousands of larger random protocols against the reference (run with `pytest -m deep`)."""
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from strategies import specs
+from strategies_symmetric import symmetric_specs
 from strategies_data import data_specs
 from test_data import DEEP_DATA, _agree
 from test_differential import DEEP, agree
 from test_reduction import reduced_agrees
+from test_symmetry import symmetric_agrees, symmetry_is_real
 
 
 @pytest.mark.deep
@@ -35,3 +37,17 @@ def test_deep_data_race_agrees_with_brute_force(text):
 @given(specs(max_visible=10))
 def test_deep_reduced_search_judges_like_the_reference(text):
     reduced_agrees(text, max_states=20_000)
+
+
+@pytest.mark.deep
+@settings(DEEP, max_examples=1000, derandomize=False, database=None)
+@given(symmetric_specs())
+def test_deep_claimed_rotations_are_real(text):
+    symmetry_is_real(text)
+
+
+@pytest.mark.deep
+@settings(DEEP, max_examples=600, derandomize=False, database=None)
+@given(symmetric_specs())
+def test_deep_symmetric_search_judges_like_the_reference(text):
+    symmetric_agrees(text)

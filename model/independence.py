@@ -150,13 +150,40 @@ class Reduction:
                            for i in range(self.n))
         self._instrs = (code.instrs, an.codes["kernel"].instrs)
         self.reduced = 0  # states where a proper subset was kept
+        self._refined: dict = {}  # (rank, block, launch id, pc, locals) -> _Future from there
+        self._cur: dict = {}  # per state: process -> its _Future from where it stands
 
-    def _reachable(self, kind, r, b) -> _Future:
+    def _future(self, j: int, entry, launches) -> _Future:
+        """Process j's future from its entry: a kernel block's from its pc and locals (cached),
+        a host's from its pc."""
+        if j < self.R or entry[1] < 0:
+            return self.kinds[j]
+        r, b = divmod(j - self.R, self.B)
+        lid = launches[r] - 1 if launches else 0
+        key = (r, b, lid, entry[0], entry[2])
+        hit = self._refined.get(key)
+        if hit is None:
+            if len(self._refined) > 200_000:  # bounded memory on long runs
+                self._refined.clear()
+            hit = self._refined[key] = self._reachable("kernel", r, b, (lid, entry[0], entry[2]))
+        return hit
+
+    def _reachable(self, kind, r, b, start=None) -> _Future:
+        """What process (kind, r, b) may touch from each instruction on. With `start` =
+        (launch id, pc, locals), only from that point of one run: the value analysis then
+        starts from those locals (a loop counter can only go on counting), which is what
+        keeps the elements a ring's rank already wrote out of its future."""
         s = self.system
         an = s.analysis
         code = an.codes[kind]
-        fps = an.footprints(kind, r, b)
-        envs, ctx = an.envs(kind, r, b)
+        if start is None:
+            fps = an.footprints(kind, r, b)
+            envs, ctx = an.envs(kind, r, b)
+        else:
+            lid, pc0, L = start
+            ctx = an.ctx(kind, r, b, lid if s.program.uses_launch_id else 0)
+            envs = A.interpret(code, ctx, pc0, tuple(frozenset((v,)) for v in L), an._faults(ctx, r))
+            fps = [an._footprint(ins, env, ctx, r) for ins, env in zip(code.instrs, envs)]
         n = len(code.instrs)
         f = _Future(n)
         g = self.ghost
@@ -189,7 +216,7 @@ class Reduction:
                     if max(values) <= 0:
                         w_down &= g
             f.w_up[pc], f.w_down[pc] = w_up, w_down
-            if fp.writes:
+            if fp.writes and start is None:  # the element classes are the static analysis's
                 values = A.evaluate(ins.value, env, ctx) if isinstance(ins, ir.Notify) and ins.op == ir.SET \
                     and env is not None else A.TOP
                 if values is not A.TOP and len(values) == 1:
@@ -198,8 +225,9 @@ class Reduction:
                         self._set_values.setdefault(q, set()).add(v)
                 else:
                     self._not_set |= fp.writes
-            self._not_up |= w_up
-            self._not_down |= w_down
+            if start is None:
+                self._not_up |= w_up
+                self._not_down |= w_down
         changed = True
         while changed:
             changed = False
@@ -238,8 +266,10 @@ class Reduction:
         for st in steps:
             for j in self._members(st.process):  # a joint barrier step belongs to each of its processes
                 moving.setdefault(j, []).append(st)
+        launches = state[3]
+        self._cur = {j: self._future(j, p, launches) for j, p in enumerate(procs) if p is not None}
         touch = {i: self._touch(i, procs[i][0], sts, state) for i, sts in moving.items()}
-        best = self._choose(procs, moving, touch, len(steps), state[1])
+        best = self._choose(procs, moving, touch, len(steps), state[1], launches)
         if best is None:
             return None
         self.reduced += 1
@@ -270,11 +300,73 @@ class Reduction:
         return tuple((m & g, cmp, values, span) for m, cmp, values, span in
                      s.analysis.future_reads(kind, r, b, lid, entry[0], entry[2]) if m & g)
 
+    def _must_wait(self, k: int, entry, launches, values) -> tuple | None:
+        """(elements, the instructions' writes on the way) of the wait that block k surely
+        reaches from `entry` before it can return or stop, and that cannot pass at the current
+        `values` for the operand it will have; None when there is no such wait. The way there
+        is followed on k's own locals, through assignments, branches, jumps, fences and Sets of
+        one element, none of which may fault (a block that stops returns as well)."""
+        r, b = divmod(k - self.R, self.B)
+        s = self.system
+        an = s.analysis
+        lid = launches[r] - 1 if launches else 0
+        ctx = an.ctx("kernel", r, b, lid if s.program.uses_launch_id else 0)
+        code = an.codes["kernel"]
+        pc, L = entry[0], list(entry[2])
+        written = 0
+        for _ in range(64):
+            ins = code.instrs[pc]
+            env = tuple(frozenset((v,)) for v in L)
+            cls = ins.__class__
+            if cls is ir.Wait:
+                if not (s.atomic_waits or _single(ins.view)) or A.can_fault(ins.value):
+                    return None
+                m = A.view_positions(ins.view, env, ctx, r, s.R, s.E)
+                operand = A.evaluate(ins.value, env, ctx)
+                if m == 0 or operand is A.TOP or len(operand) != 1 or m & written:
+                    return None
+                (c,) = operand
+                holds = COMPARE[ins.cmp]
+                if all(holds(values[q], c) for q in _bits(m)) or (len(list(_bits(m))) > 1 and
+                                                                 any(holds(values[q], c) for q in _bits(m))):
+                    return None
+                return m, written
+            if cls is ir.Assign:
+                if A.can_fault(ins.value):
+                    return None
+                v = A.evaluate(ins.value, env, ctx)
+                if v is A.TOP or len(v) != 1:
+                    return None
+                L[ins.slot] = next(iter(v))
+                pc += 1
+            elif cls is ir.Branch:
+                if A.can_fault(ins.cond):
+                    return None
+                v = A.evaluate(ins.cond, env, ctx)
+                if v is A.TOP or len(v) != 1:
+                    return None
+                pc = pc + 1 if next(iter(v)) else ins.target
+            elif cls is ir.Jump:
+                pc = ins.target
+            elif cls is ir.Fence:
+                pc += 1
+            elif cls is ir.Notify and ins.op == ir.SET and _single(ins.view) and not A.can_fault(ins.value):
+                m = A.view_positions(ins.view, env, ctx, r, s.R, s.E)
+                v = A.evaluate(ins.value, env, ctx)
+                if m == 0 or m & (m - 1) or v is A.TOP or len(v) != 1 or \
+                        not ir.INT32_MIN <= next(iter(v)) <= ir.INT32_MAX:
+                    return None
+                written |= m
+                pc += 1
+            else:
+                return None
+        return None
+
     def _touch(self, i: int, pc: int, sts: list, state) -> tuple:
         """What the steps of process i touch, by how they may interfere: elements written by an
         increase, a decrease, no change, anything; read by a wait that an increase (a decrease)
         cannot falsify, by anything; and the processes of a joint barrier step among them."""
-        f = self.kinds[i]
+        f = self._cur[i]
         ins = self._instrs[i >= self.R][pc]
         ghost = self.ghost
         w_up = w_down = w_nop = w_set = w_any = r_up = r_down = r_any = 0
@@ -330,18 +422,29 @@ class Reduction:
         l_now = f.lg[pc] if ins.__class__ is ir.Launch else 0
         # the ghost elements whose overwrite the step may judge differently: those it may still
         # read, unless it is a plain step after which it may still read them just as before
-        m_now = f.m[pc]
+        m_now = self.kinds[i].m[pc]  # the system's own marks are per pc (System._may)
         if m_now and not barrier and len(sts) == 1:
+            # per element: the step leaves the judgement of an overwrite of q as it was when
+            # the TWAIT/TTEST i may still execute on q (with their operands) are unchanged and
+            # i still counts as a reader of q (the marks stay)
             before = self._reader(i, state[0][i], state[3])
-            if before == self._reader(i, sts[0].next[0][i], sts[0].next[3]) and before is not None and \
-                    all(((self.kinds[i].m[sts[0].next[0][i][0]] >> q) & 1) for q in _bits(m_now)):
-                m_now = 0
+            nxt = sts[0].next[0][i]
+            if before is not None:
+                after = self._reader(i, nxt, sts[0].next[3]) if nxt is not None else ()
+                still = self.kinds[i].m[nxt[0]] if nxt is not None and nxt[1] >= 0 else 0
+                if after is not None:
+                    keep = 0
+                    for q in _bits(m_now):
+                        if not (still >> q) & 1 or [x[1:] for x in before if (x[0] >> q) & 1] != \
+                                [x[1:] for x in after if (x[0] >> q) & 1]:
+                            keep |= 1 << q
+                    m_now = keep
         return (w_up, w_down, w_nop, w_set, w_any, r_up, r_down, r_any, barrier, m_now, l_now)
 
     def _reads_of(self, j: int, pc: int, written: int):
         """(facts, elements of `written` it reads) of each TWAIT / TTEST that process j may still
         execute from pc and that reads some of `written`."""
-        f = self.kinds[j]
+        f = self._cur[j]
         for k in _bits(f.reads[pc]):
             info = f.info[k]
             hit = info[0] & written
@@ -352,7 +455,7 @@ class Reduction:
         """Whether every TWAIT or TTEST that process j may still execute on the elements
         `written` is a wait (of one element, or atomic) that no operand it can have lets pass
         at their current values: j cannot get past it before they change."""
-        if written & self.kinds[j].later[pc]:
+        if written & self._cur[j].later[pc]:
             return False
         for (positions, cmp, _, _, mono, operands), hit in self._reads_of(j, pc, written):
             if not mono or operands is A.TOP:
@@ -367,7 +470,7 @@ class Reduction:
         outcome of a TWAIT or TTEST that process j may still execute from pc. Not when the
         read is a wait that the change can only help (a completing wait stays complete), or a
         comparison that already holds at the current values for every operand it can have."""
-        f = self.kinds[j]
+        f = self._cur[j]
         if written & self.ghost & (f.r_up[pc] if up else f.r_down[pc]) or written & f.later[pc]:
             return True
         for (positions, cmp, lo, hi, mono, _), hit in self._reads_of(j, pc, written & ~self.ghost):
@@ -384,11 +487,11 @@ class Reduction:
             return True
         return False
 
-    def _choose(self, procs, moving, touch, nsteps, values):
+    def _choose(self, procs, moving, touch, nsteps, values, launches):
         """The processes of the smallest stubborn set found (one seed per moving process), or
         None when every one of them needs all the steps."""
         R, B = self.R, self.B
-        kinds = self.kinds
+        kinds = self._cur
         running = [j for j, p in enumerate(procs) if p is not None and p[1] >= 0]
         fut = {}
         for j in running:
@@ -399,21 +502,28 @@ class Reduction:
 
         def stuck(h: int, i: int) -> bool:
             """Whether host h is inside `launch` with a block that cannot return before process
-            i moves: it is blocked at a wait on elements that nobody else running may write
-            (a block spinning forever never returns either). Then nothing after the launch
-            can happen first, and h's future does not conflict with i's step."""
+            i moves: it is blocked at a wait on elements that nobody else running may write, or
+            it surely reaches such a wait (`_must_wait`) first; a block spinning forever never
+            returns either. Then nothing after the launch can happen first, and h's future does
+            not conflict with i's step."""
             if not isinstance(self._instrs[0][procs[h][0]], ir.Join):
                 return False
             for k in range(R + h * B, R + (h + 1) * B):
                 p = procs[k]
-                if p is None or k in moving:
+                if p is None:
                     continue
-                if p[1] < 0:
+                if p[1] < 0 and k not in moving:
                     return True
-                if not isinstance(self._instrs[1][p[0]], ir.Wait):
+                if k not in moving and isinstance(self._instrs[1][p[0]], ir.Wait):
+                    reads = kinds[k].now_r[p[0]]
+                elif p[1] == 0:
+                    hit = self._must_wait(k, p, launches, values)
+                    if hit is None:
+                        continue
+                    reads = hit[0]
+                else:
                     continue
-                reads = kinds[k].now_r[p[0]]
-                if not any(j != i and j != h and reads & fut[j][1] for j in running):
+                if not any(j != i and j != h and j != k and reads & fut[j][1] for j in running):
                     return True
             return False
 

@@ -119,6 +119,7 @@ class Reduction:
                     for name in _FIELDS:
                         u[name] |= getattr(f, name)[0]
             kernel_union[r] = u
+        self._kernel_union = kernel_union
         # hosts: the kernel counts from every instruction that can still reach a launch
         code = an.codes["host"]
         for r in range(self.R):
@@ -156,8 +157,16 @@ class Reduction:
     def _future(self, j: int, entry, launches) -> _Future:
         """Process j's future from its entry: a kernel block's from its pc and locals (cached),
         a host's from its pc."""
-        if j < self.R or entry[1] < 0:
+        if entry[1] < 0:
             return self.kinds[j]
+        if j < self.R:
+            key = ("host", j, entry[0], entry[2])
+            hit = self._refined.get(key)
+            if hit is None:
+                if len(self._refined) > 200_000:
+                    self._refined.clear()
+                hit = self._refined[key] = self._reachable("host", j, 0, (0, entry[0], entry[2]))
+            return hit
         r, b = divmod(j - self.R, self.B)
         lid = launches[r] - 1 if launches else 0
         key = (r, b, lid, entry[0], entry[2])
@@ -228,6 +237,15 @@ class Reduction:
             if start is None:
                 self._not_up |= w_up
                 self._not_down |= w_down
+        if start is not None and kind == "host" and any(
+                env is not None and isinstance(ins, ir.Launch) for ins, env in zip(code.instrs, envs)):
+            # a launch is still ahead of this host: its kernel's footprint counts from here
+            pc0, u = start[1], self._kernel_union[r]
+            for name in _FIELDS:
+                if name != "reads":
+                    getattr(f, name)[pc0] |= u[name]
+            f.later[pc0] = u["rw"]
+            f.lg[pc0] = self.ghost & (((1 << s.E) - 1) << (r * s.E))
         changed = True
         while changed:
             changed = False
@@ -319,8 +337,8 @@ class Reduction:
             env = tuple(frozenset((v,)) for v in L)
             cls = ins.__class__
             if cls is ir.Wait:
-                if not (s.atomic_waits or _single(ins.view)) or A.can_fault(ins.value):
-                    return None
+                if not (s.atomic_waits or _single(ins.view)) or A.can_fault(ins.value) or ins.view.at is not None:
+                    return None  # (a TWAIT on another rank's copy is an error: the block stops)
                 m = A.view_positions(ins.view, env, ctx, r, s.R, s.E)
                 operand = A.evaluate(ins.value, env, ctx)
                 if m == 0 or operand is A.TOP or len(operand) != 1 or m & written:

@@ -525,6 +525,101 @@ class Analysis:
         return hit
 
     def _future_reads(self, kind, rank, block, launch_id, pc, locals_):
+        exact = self._unrolled_reads(kind, rank, block, launch_id, pc, locals_) if locals_ else None
+        return exact if exact is not None else self._abstract_reads(kind, rank, block, launch_id, pc, locals_)
+
+    def _unrolled_reads(self, kind, rank, block, launch_id, pc, locals_, budget: int = 4096):
+        """The future reads of `_abstract_reads`, but with each position's own operands: the
+        process's code is followed on its concrete locals (both outcomes of a TTEST, every
+        value of a choice), so a loop `TTEST(f[step], step + 1, EQ)` reads f[0] with 1 and
+        f[1] with 2, not each with 1 or 2. None when a local becomes unknown (a LOAD, ...)
+        or the unrolling passes `budget` points: the abstract version then answers."""
+        code = self.codes[kind]
+        ctx = self.ctx(kind, rank, block, launch_id)
+        p = self.program
+        found: dict = {}  # (pc, positions) -> operand values
+        seen = {(pc, locals_)}
+        work = [(pc, locals_)]
+
+        def one(e, L):
+            v = evaluate(e, tuple(frozenset((x,)) for x in L), ctx)
+            return None if v is TOP or len(v) > 1 else v  # an empty set: the process stops here
+
+        def go(q, L):
+            if (q, L) not in seen:
+                if len(seen) >= budget:
+                    raise OverflowError
+                seen.add((q, L))
+                work.append((q, L))
+
+        try:
+            while work:
+                q, L = work.pop()
+                ins = code.instrs[q]
+                cls = ins.__class__
+                if cls is ir.Return:
+                    continue
+                if cls in (ir.Wait, ir.Test):
+                    env = tuple(frozenset((x,)) for x in L)
+                    if ins.view.at is not None and one(ins.view.at, L) != frozenset((rank,)):
+                        continue  # a read of another rank's copy (or an unknown one): an error, it stops
+                    m = view_positions(ins.view, env, ctx, rank, p.nranks, p.elems_per_rank)
+                    v = one(ins.value, L)
+                    if v is None:
+                        return None
+                    if not m or not v:
+                        continue  # the read surely faults: the process stops
+                    key = (q, m)
+                    found[key] = found.get(key, frozenset()) | v
+                    if cls is ir.Test:
+                        for bit in (0, 1):
+                            go(q + 1, L[:ins.dest] + (bit,) + L[ins.dest + 1:])
+                    else:
+                        go(q + 1, L)
+                elif cls is ir.Assign:
+                    v = one(ins.value, L)
+                    if v is None:
+                        return None
+                    if v:
+                        go(q + 1, L[:ins.slot] + (next(iter(v)),) + L[ins.slot + 1:])
+                elif cls is ir.Branch:
+                    v = one(ins.cond, L)
+                    if v is None:
+                        return None
+                    if v:
+                        go(q + 1 if next(iter(v)) else ins.target, L)
+                elif cls is ir.Jump:
+                    go(ins.target, L)
+                elif cls is ir.Choose:
+                    lo, hi = one(ins.lo, L), one(ins.hi, L)
+                    if lo is None or hi is None:
+                        return None
+                    if lo and hi:
+                        a, b = next(iter(lo)), next(iter(hi))
+                        if b - a + 1 > CAP:
+                            return None
+                        for x in range(a, b + 1):
+                            go(q + 1, L[:ins.slot] + (x,) + L[ins.slot + 1:])
+                elif cls in (ir.Load, ir.FetchAdd, ir.Cas, ir.TestEvent):
+                    return None  # the local it sets is not known here
+                elif cls is ir.Assert:
+                    v = one(ins.cond, L)
+                    if v is None:
+                        return None
+                    if v and next(iter(v)):
+                        go(q + 1, L)  # (a failed assert stops the process)
+                elif isinstance(ins, ir.SIGNAL_INSTRS):  # a write: it stops the process if it names nothing
+                    env = tuple(frozenset((x,)) for x in L)
+                    if view_positions(ins.view, env, ctx, rank, p.nranks, p.elems_per_rank):
+                        go(q + 1, L)
+                else:  # fences, launch, barriers, data statements, observe: go on
+                    go(q + 1, L)
+        except OverflowError:
+            return None
+        return tuple((m, code.instrs[q].cmp, values, code.instrs[q].span)
+                     for (q, m), values in sorted(found.items(), key=lambda kv: kv[0]))
+
+    def _abstract_reads(self, kind, rank, block, launch_id, pc, locals_):
         code = self.codes[kind]
         ctx = self.ctx(kind, rank, block, launch_id)
         env = tuple(frozenset((v,)) for v in locals_) if locals_ else (frozenset((0,)),) * code.nslots

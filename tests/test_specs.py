@@ -15,7 +15,7 @@ from checker.cli import run
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
-SPECS = sorted(p.relative_to(ROOT).as_posix() for d in ("specs", "tests/regressions")
+SPECS = sorted(p.relative_to(ROOT).as_posix() for d in ("specs", "specs/field", "tests/regressions")
                for p in (ROOT / d).glob("*.sig"))
 
 

@@ -64,6 +64,12 @@ CASES = (
     _case("counter Set N=7 BFS", "specs/bug_counter_set_instead_of_add.sig", N=7, long=True),
     _case("counter Set N=5 DFS ff", "bench/specs/counter_set_no_expect.sig", "dfs-ff", N=5),
     _case("counter Set N=7 DFS ff", "bench/specs/counter_set_no_expect.sig", "dfs-ff", N=7),
+    _case("two-level 8x24", "bench/specs/two_level_plain.sig", N=8, B=24, P=1, long=True),
+    _case("field: ring all-reduce N=8", "specs/field/ring_allreduce.sig", N=8),
+    _case("field: counted epilogue N=8", "specs/field/counted_epilogue.sig", N=8),
+    _case("field: SYNCALL 8x4", "specs/field/syncall.sig", N=8, B=4, K=3),
+    _case("field: epoch barrier N=4", "specs/field/epoch_barrier.sig", N=4, L=3),
+    _case("field: epoch barrier N=5", "specs/field/epoch_barrier.sig", N=5, L=3, long=True),
 )
 
 

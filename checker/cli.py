@@ -68,6 +68,9 @@ def _parser() -> argparse.ArgumentParser:
                         "back, erasing other writes to the line in between (a lost_notification)")
     c.add_argument("--no-por", action="store_true",
                    help="explore every interleaving (no partial-order reduction; same verdicts, more states)")
+    c.add_argument("--store", choices=("exact", "fingerprint"), default="exact",
+                   help="visited states: exact (default; packed states, a proof) or fingerprint (64-bit hashes, "
+                        "less memory; the verdict gives the probability that a hash collision hid a state)")
     c.add_argument("-q", "--quiet", action="store_true", help="only the verdict and summary lines")
     c.add_argument("--no-timing", action="store_true", help="leave elapsed times out (byte-stable output)")
     c.add_argument("--cache", metavar="DIR", help="reuse the results of unchanged checks stored in DIR, store new ones")
@@ -233,7 +236,7 @@ def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
                       max_memory=args.max_memory * 2**20 if args.max_memory else None,
                       atomic_waits=args.tensor_wait == "atomic", clean_exit="clean_exit" in args.check,
                       fail_fast=args.fail_fast, memory_model=args.memory_model,
-                      set_granularity=args.set_granularity, por=not args.no_por,
+                      set_granularity=args.set_granularity, por=not args.no_por, store=args.store,
                       state_digest=args.certificate is not None)
     jobs = args.jobs or os.cpu_count() or 1
     cache = None
@@ -256,6 +259,9 @@ def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
         except ExtractError as e:
             stderr.write(f"{e}\n")
             return EXIT_ERROR
+    if args.certificate and args.store != "exact":
+        raise UsageError("--certificate needs the exact store: a certificate states a proof, and a run on "
+                         "fingerprints (--store fingerprint) is one only up to its collision probability")
     if args.certificate and any(is_kernel(Path(p)) for p in args.paths):
         raise UsageError("--certificate covers .sig specs only: write the kernel's skeleton with "
                          "`sigproof extract KERNEL.cpp -o KERNEL.sig` and check that")

@@ -333,6 +333,13 @@ class Stats:
     peak_mib: float = 0.0
     state_digest: str | None = None  # order-independent digest of the explored states (Options.state_digest)
     reduction: str | None = None  # "partial-order" when the search was reduced, else None
+    store: str = "exact"  # the visited-state store: "exact", or "fingerprint" (64-bit, checker/store.py)
+    store_bytes: int = 0  # bytes held for the stored states (packed states or fingerprints, links)
+    collision_probability: float | None = None  # fingerprint store: bound on P(a collision hid a state)
+
+    @property
+    def bytes_per_state(self) -> float:
+        return self.store_bytes / self.states if self.states else 0.0
 
 
 @dataclass

@@ -25,13 +25,15 @@ def steps_to(system, ex: Exploration, target: int, last: int | None = None) -> l
     """The Step records from the initial state to `target`, then the step `last` from there."""
     path = path_to(ex, target) if target >= 0 else []
     out = []
-    for a, b in zip(path, path[1:]):
-        step = system.step(ex.states[a], ex.label[b])
-        if step is None or step.next != ex.states[b]:
+    state = ex.initial
+    for b in path[1:]:
+        step = system.step(state, ex.label[b])
+        if step is None or ex.index(step.next) != b:
             raise AssertionError("a stored predecessor link is not a step")
         out.append(step)
+        state = step.next
     if last is not None:
-        out.append(system.step(ex.states[target], last))
+        out.append(system.step(state, last))
     return out
 
 

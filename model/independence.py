@@ -150,6 +150,9 @@ class Reduction:
                            for i in range(self.n))
         self._instrs = (code.instrs, an.codes["kernel"].instrs)
         self.reduced = 0  # states where a proper subset was kept
+        self._readers: dict = {}  # memo of _reader (it depends on the process, its pc, locals and launch)
+        # per process and pc: the masks `needs` compares a moving process's step with
+        self._futs = tuple(tuple(zip(f.rw, f.w, f.s, f.r_up, f.r_down, f.w_up, f.w_down, f.lg)) for f in self.kinds)
 
     def _reachable(self, kind, r, b) -> _Future:
         s = self.system
@@ -260,15 +263,19 @@ class Reduction:
         an overwrite sees it: (positions, cmp, operand values, span) per TWAIT / TTEST."""
         if entry is None or entry[1] < 0:
             return None
-        s = self.system
         if i < self.R:
             kind, r, b, lid = "host", i, 0, 0
         else:
             r, b = divmod(i - self.R, self.B)
             kind, lid = "kernel", launches[r] - 1 if launches else 0
-        g = self.ghost
-        return tuple((m & g, cmp, values, span) for m, cmp, values, span in
-                     s.analysis.future_reads(kind, r, b, lid, entry[0], entry[2]) if m & g)
+        key = (i, entry[0], entry[2], lid)
+        hit = self._readers.get(key)
+        if hit is None:
+            g = self.ghost
+            hit = self._readers[key] = tuple((m & g, cmp, values, span) for m, cmp, values, span in
+                                             self.system.analysis.future_reads(kind, r, b, lid, entry[0], entry[2])
+                                             if m & g)
+        return hit
 
     def _touch(self, i: int, pc: int, sts: list, state) -> tuple:
         """What the steps of process i touch, by how they may interfere: elements written by an
@@ -334,7 +341,7 @@ class Reduction:
         if m_now and not barrier and len(sts) == 1:
             before = self._reader(i, state[0][i], state[3])
             if before == self._reader(i, sts[0].next[0][i], sts[0].next[3]) and before is not None and \
-                    all(((self.kinds[i].m[sts[0].next[0][i][0]] >> q) & 1) for q in _bits(m_now)):
+                    not m_now & ~self.kinds[i].m[sts[0].next[0][i][0]]:  # it may still read them all
                 m_now = 0
         return (w_up, w_down, w_nop, w_set, w_any, r_up, r_down, r_any, barrier, m_now, l_now)
 
@@ -390,10 +397,8 @@ class Reduction:
         R, B = self.R, self.B
         kinds = self.kinds
         running = [j for j, p in enumerate(procs) if p is not None and p[1] >= 0]
-        fut = {}
-        for j in running:
-            f, pc = kinds[j], procs[j][0]
-            fut[j] = (f.rw[pc], f.w[pc], f.s[pc], f.r_up[pc], f.r_down[pc], f.w_up[pc], f.w_down[pc], f.lg[pc])
+        futs = self._futs
+        fut = {j: futs[j][procs[j][0]] for j in running}
         need_cache: dict[int, tuple] = {}
         up_only, down_only, same_set = self.up_only, self.down_only, self.same_set
 
@@ -427,17 +432,18 @@ class Reduction:
             out = []
             if i in moving:
                 w_up, w_down, w_nop, w_set, w_any, r_up, r_down, r_any, barrier, m_now, l_now = touch[i]
+                # the terms of the conflict test, grouped by the mask of j they are tested against:
+                # an arbitrary write conflicts with anything; a launch and a reader with later
+                # overwrites; adds, a same-value write, a Set and reads with other writes
+                on_s = (l_now | m_now) & ~same_set
+                on_w = (w_up & ~up_only) | (w_down & ~down_only) | w_nop | r_any | (w_set & ~same_set)
                 for j in running:
                     if j == i or j == own_host:
                         continue
                     rw, w, s, fr_up, fr_down, fw_up, fw_down, lg = fut[j]
-                    if ((w_any & (rw | lg))                                  # an arbitrary write: anything
-                            or (l_now & s & ~same_set)                           # a launch: later overwrites
-                            or (w_up & w & ~up_only) or (w_down & w & ~down_only)  # adds: other writes
-                            or (w_nop & (w | (fr_up & fr_down)))                 # a write of the same value
-                            or (r_any & w) or (r_up & fw_up) or (r_down & fw_down)  # reads: writes that matter
-                            or (m_now & s & ~same_set)                           # a reader: later overwrites
-                            or (w_set & w & ~same_set)                           # a Set: other writes
+                    if ((w_any & (rw | lg)) or (on_s & s) or (on_w & w)
+                            or (w_nop & fr_up & fr_down)                         # a write of the same value
+                            or (r_up & fw_up) or (r_down & fw_down)              # reads: writes that matter
                             or (w_set & (fr_up | fr_down) and not self._blocked(j, procs[j][0], w_set, values))
                             or (w_up & fr_up and self._falsified(j, procs[j][0], w_up, True, values))
                             or (w_down & fr_down and self._falsified(j, procs[j][0], w_down, False, values))):

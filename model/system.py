@@ -48,6 +48,7 @@ _NOTIFY, _WAIT, _TEST, _RESET, _LAUNCH, _JOIN, _BARRIER = range(10, 17)
 _LOAD, _STORE, _FETCH_ADD, _CAS, _COPY, _ACCESS, _WAIT_EVENT, _TEST_EVENT, _FENCE = range(17, 26)
 _CHOOSE, _BLOCK_BARRIER = 26, 27
 _VISIBLE = _NOTIFY
+_MAY_MOVE, _JOINT = "may move", "joint"  # guards of System.successors
 
 
 def block_barrier(r: int) -> int:
@@ -177,6 +178,8 @@ class System:
         self._resume: dict = {}
         self._signals: dict = {}
         self._evaluated: dict = {}
+        self._guards: dict = {}
+        self._ranks = tuple(range(self.R)) + tuple(r for r in range(self.R) for _ in range(self.B))
         self._ghost_setup()
         self.track_launches = program.uses_launch_id or bool(self.G)
         self.D = program.data_per_rank
@@ -470,25 +473,123 @@ class System:
 
     def successors(self, state) -> list[Step]:
         """Every enabled step."""
-        procs = state[0]
+        procs, sig = state[0], state[1]
+        launches = state[3]
+        ranks = self._ranks
+        guards = self._guards
+        signals = self._signals
+        G = self.G
         out = []
         for i, p in enumerate(procs):
-            if p is not None and p[1] >= 0:
-                s = self._step(state, i, p)
-                if s is not None:
-                    out.append(s)
-                    if self._test_events and s.instr.__class__ is ir.TestEvent and self._event_pending(p, s.instr):
-                        out.append(self._step(state, i, p, alt=1))
-                    elif s.instr.__class__ is ir.Choose and s.events[0].__class__ is Chosen:
-                        op = self._ops[i < self.R][p[0]]
-                        lo, hi = self._bounds(i, op, p[2], self.ctx_of(i, state[3]))
-                        out += [self._step(state, i, p, alt=k) for k in range(1, hi - lo + 1)]
+            if p is None or p[1] < 0:
+                continue
+            key = (i, p, launches[ranks[i]]) if launches else (i, p)
+            g = guards.get(key)
+            if g is None:
+                g = guards[key] = self._guard(i, p, launches)
+            if g is not _MAY_MOVE:
+                if g is _JOINT:
+                    continue
+                k = g[0]
+                if k == _WAIT:
+                    pos, value, holds = g[1], g[2], g[3]
+                    v = sig[pos]
+                    if not holds(v, value):
+                        continue  # blocked at a wait that fails on this value
+                    if g[4] is not None:  # a one-element wait that completes
+                        reads = ((pos, v, value, True),)
+                        ghost = self._seen(state[2], i, reads) if G else state[2]
+                        out.append(self._moved(state, i, g[4], g[5], sig, ghost, reads, (), g[6]))
+                        continue
+                elif k == _NOTIFY:
+                    pos, value = g[1], g[2]
+                    old = sig[pos]
+                    new = value if g[3] else old + value
+                    if INT32_MIN <= new <= INT32_MAX:
+                        nsig = sig[:pos] + (new,) + sig[pos + 1:]
+                        nsig = signals.setdefault(nsig, nsig)
+                        if G:
+                            ghost, events = self._notified(state, i, g[5], state[2], pos, old, new, g[3], g[4].span)
+                            events += g[6]
+                        else:
+                            ghost, events = state[2], g[6]
+                        out.append(self._moved(state, i, g[4], g[5], nsig, ghost, (), ((pos, old, new),), events))
+                        continue
+                elif any(procs[g[1]: g[2]]):
+                    continue  # a launch whose blocks have not all returned
+            s = self._step(state, i, p)
+            if s is not None:
+                out.append(s)
+                if self._test_events and s.instr.__class__ is ir.TestEvent and self._event_pending(p, s.instr):
+                    out.append(self._step(state, i, p, alt=1))
+                elif s.instr.__class__ is ir.Choose and s.events[0].__class__ is Chosen:
+                    op = self._ops[i < self.R][p[0]]
+                    lo, hi = self._bounds(i, op, p[2], self.ctx_of(i, state[3]))
+                    out += [self._step(state, i, p, alt=k) for k in range(1, hi - lo + 1)]
         if self.R and all(p is not None and p[1] >= 0 and self._ops[True][p[0]][0] == _BARRIER
                           for p in procs[: self.R]):
             out.append(self._barrier(state))
         if self._block_barriers:
             out += [self._block_barrier(state, r) for r in range(self.R) if self._at_block_barrier(procs, r)]
         return out
+
+    def _guard(self, i: int, p, launches):
+        """What the step of process i at entry p is, as far as it does not depend on the
+        signals: _JOINT (it only moves in a joint barrier step); (_JOIN, lo, hi) for a launch
+        blocked while kernel slots lo..hi-1 run; (_WAIT, position, operand, holds, instr,
+        entry, events) for a wait blocked unless that comparison holds (instr None: one of
+        several elements, or with clocks: _step builds the step); (_NOTIFY, position, value,
+        is_set, instr, entry, events); else _MAY_MOVE (_step decides). Depends only on i, p and
+        the kernel's launch number (the key it is memoized under): the entry after a visible
+        step does not depend on the signals, except for a TTEST's result (left to _step)."""
+        pc, idx = p[0], p[1]
+        is_host = i < self.R
+        op = self._ops[is_host][pc]
+        k = op[0]
+        if k in (_BARRIER, _BLOCK_BARRIER):
+            return _JOINT
+        if k == _JOIN:
+            base = self.R + i * self.B
+            return (_JOIN, base, base + self.B)
+        fast = not self.clocks and not self.lines  # steps built here, not by _step
+        if k == _NOTIFY and fast:
+            instr = self._instrs[is_host][pc]
+            ctx = self.ctx_of(i, launches)
+            try:
+                rank, offs, value = self._operands(i, pc, op, p[2], ctx)
+            except ModelError:
+                return _MAY_MOVE  # the step is a fault
+            if not INT32_MIN <= value <= INT32_MAX:
+                return _MAY_MOVE
+            pos = (self.rank_of(i) if rank is None else rank) * self.E + instr.view.signal.offset + offs[0]
+            entry, events = self._continue(i, pc, p[2], ctx)
+            return (_NOTIFY, pos, value, op[3], instr, entry, events)
+        if k != _WAIT:
+            return _MAY_MOVE
+        instr = self._instrs[is_host][pc]
+        ctx = self.ctx_of(i, launches)
+        try:
+            positions, value = self._own(i, pc, op, instr, p[2], ctx, "TWAIT")
+        except ModelError:
+            return _MAY_MOVE  # the step is a fault
+        if not INT32_MIN <= value <= INT32_MAX or not positions:
+            return _MAY_MOVE
+        if len(positions) == 1:
+            if fast:
+                entry, events = self._continue(i, pc, p[2], ctx)
+                return (_WAIT, positions[0], value, op[3], instr, entry, events)
+            return (_WAIT, positions[0], value, op[3], None)
+        if not self.atomic_waits and idx == 0:
+            return (_WAIT, positions[0], value, op[3], None)
+        return _MAY_MOVE
+
+    def _moved(self, state, i, instr, entry, sig, ghost, reads, writes, events) -> Step:
+        """The step of process i to `entry` (what _finish builds, for a program without clocks)."""
+        procs = state[0]
+        procs = procs[:i] + (entry,) + procs[i + 1:]
+        if ghost:
+            ghost = self._settle(ghost, procs, (i,))
+        return Step(i, instr, State(procs, sig, ghost, state[3], ()), reads, writes, events, i)
 
     def _at_block_barrier(self, procs, r: int) -> bool:
         """Whether every block of rank r's launch stands at a block_barrier."""

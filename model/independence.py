@@ -151,6 +151,7 @@ class Reduction:
         self._instrs = (code.instrs, an.codes["kernel"].instrs)
         self.reduced = 0  # states where a proper subset was kept
         self._readers: dict = {}  # memo of _reader (it depends on the process, its pc, locals and launch)
+        self._same_reads: dict = {}  # memo of _touch's "reads the ghost as before" (process, entries, launches)
         # per process and pc: the masks `needs` compares a moving process's step with
         self._futs = tuple(tuple(zip(f.rw, f.w, f.s, f.r_up, f.r_down, f.w_up, f.w_down, f.lg)) for f in self.kinds)
 
@@ -241,8 +242,15 @@ class Reduction:
         for st in steps:
             for j in self._members(st.process):  # a joint barrier step belongs to each of its processes
                 moving.setdefault(j, []).append(st)
-        touch = {i: self._touch(i, procs[i][0], sts, state) for i, sts in moving.items()}
-        best = self._choose(procs, moving, touch, len(steps), state[1])
+        touch = {}  # what each moving process's steps touch, computed when a closure reaches it
+
+        def touch_of(i):
+            hit = touch.get(i)
+            if hit is None:
+                hit = touch[i] = self._touch(i, procs[i][0], moving[i], state)
+            return hit
+
+        best = self._choose(procs, moving, touch_of, len(steps), state[1])
         if best is None:
             return None
         self.reduced += 1
@@ -339,9 +347,15 @@ class Reduction:
         # read, unless it is a plain step after which it may still read them just as before
         m_now = f.m[pc]
         if m_now and not barrier and len(sts) == 1:
-            before = self._reader(i, state[0][i], state[3])
-            if before == self._reader(i, sts[0].next[0][i], sts[0].next[3]) and before is not None and \
-                    not m_now & ~self.kinds[i].m[sts[0].next[0][i][0]]:  # it may still read them all
+            nxt = sts[0].next
+            r = i if i < self.R else (i - self.R) // self.B
+            key = (i, state[0][i], nxt[0][i], state[3][r] if state[3] else 0, nxt[3][r] if nxt[3] else 0)
+            same = self._same_reads.get(key)
+            if same is None:
+                before = self._reader(i, state[0][i], state[3])
+                same = self._same_reads[key] = (before == self._reader(i, nxt[0][i], nxt[3]) and before is not None
+                                                and not m_now & ~self.kinds[i].m[nxt[0][i][0]])  # still reads them all
+            if same:
                 m_now = 0
         return (w_up, w_down, w_nop, w_set, w_any, r_up, r_down, r_any, barrier, m_now, l_now)
 
@@ -391,7 +405,7 @@ class Reduction:
             return True
         return False
 
-    def _choose(self, procs, moving, touch, nsteps, values):
+    def _choose(self, procs, moving, touch_of, nsteps, values):
         """The processes of the smallest stubborn set found (one seed per moving process), or
         None when every one of them needs all the steps."""
         R, B = self.R, self.B
@@ -431,7 +445,7 @@ class Reduction:
             ins = self._instrs[i >= R][pc]
             out = []
             if i in moving:
-                w_up, w_down, w_nop, w_set, w_any, r_up, r_down, r_any, barrier, m_now, l_now = touch[i]
+                w_up, w_down, w_nop, w_set, w_any, r_up, r_down, r_any, barrier, m_now, l_now = touch_of(i)
                 # the terms of the conflict test, grouped by the mask of j they are tested against:
                 # an arbitrary write conflicts with anything; a launch and a reader with later
                 # overwrites; adds, a same-value write, a Set and reads with other writes

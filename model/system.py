@@ -179,6 +179,7 @@ class System:
         self._signals: dict = {}
         self._evaluated: dict = {}
         self._guards: dict = {}
+        self._drops: dict = {}  # memo of _settle: (process, entry) -> (its reader bit, slots it can no longer read)
         self._ranks = tuple(range(self.R)) + tuple(r for r in range(self.R) for _ in range(self.B))
         self._ghost_setup()
         self.track_launches = program.uses_launch_id or bool(self.G)
@@ -382,14 +383,17 @@ class System:
 
     def _settle(self, ghost: tuple, procs: tuple, movers) -> tuple:
         """Drop the tokens of the processes in `movers` that can no longer read their slot."""
+        drops = self._drops
         for i in movers:
-            lo, hi = self._grange[self.rank_of(i)]
-            if lo == hi:
-                continue
-            bit = self._bit(i)
-            may = self._may(i, procs[i])
-            for g in range(lo, hi):
-                if ghost[g] & bit and not (may >> g) & 1:
+            key = (i, procs[i])
+            gone = drops.get(key)
+            if gone is None:  # the ghost slots of its rank that process i can no longer read
+                lo, hi = self._grange[self.rank_of(i)]
+                may = self._may(i, procs[i])
+                gone = drops[key] = (self._bit(i), tuple(g for g in range(lo, hi) if not (may >> g) & 1))
+            bit = gone[0]
+            for g in gone[1]:
+                if ghost[g] & bit:
                     ghost = ghost[:g] + (ghost[g] & ~bit,) + ghost[g + 1:]
         return ghost
 

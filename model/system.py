@@ -174,11 +174,14 @@ class System:
         self._instrs = {True: program.host.instrs, False: program.kernel.instrs}
         self._test_events = any(isinstance(x, ir.TestEvent) for c in (program.host, program.kernel) for x in c.instrs)
         self._block_barriers = any(isinstance(x, ir.BlockBarrier) for x in program.kernel.instrs)
+        self._host_barriers = self.R > 0 and any(isinstance(x, ir.HostBarrier) for x in program.host.instrs)
         self._keep = {True: self._keeps(program.host, "host"), False: self._keeps(program.kernel, "kernel")}
         self._resume: dict = {}
         self._signals: dict = {}
         self._evaluated: dict = {}
         self._guards: dict = {}
+        self._token_memo: dict = {}  # memo of _tokens: (slot, launch offset, entries of the rank's readers)
+        self._starts: dict = {}  # memo of a launch: (kernel slot, launch number) -> (first entry, events)
         self._drops: dict = {}  # memo of _settle: (process, entry) -> (its reader bit, slots it can no longer read)
         self._ranks = tuple(range(self.R)) + tuple(r for r in range(self.R) for _ in range(self.B))
         self._ghost_setup()
@@ -352,6 +355,15 @@ class System:
 
     def _tokens(self, procs: tuple, launches: tuple, writer_launch: int, r: int, g: int) -> int:
         """The readers on rank r a notification of launch `writer_launch` into ghost slot g is for."""
+        off = writer_launch - (launches[r] - 1)
+        base = self.R + r * self.B
+        key = (g, off, procs[r], procs[base: base + self.B] if off == 0 else None)
+        t = self._token_memo.get(key)
+        if t is None:
+            t = self._token_memo[key] = self._tokens_of(procs, launches, writer_launch, r, g)
+        return t
+
+    def _tokens_of(self, procs: tuple, launches: tuple, writer_launch: int, r: int, g: int) -> int:
         t = 0
         if (self._may(r, procs[r]) >> g) & 1:
             t = 1
@@ -530,8 +542,8 @@ class System:
                     op = self._ops[i < self.R][p[0]]
                     lo, hi = self._bounds(i, op, p[2], self.ctx_of(i, state[3]))
                     out += [self._step(state, i, p, alt=k) for k in range(1, hi - lo + 1)]
-        if self.R and all(p is not None and p[1] >= 0 and self._ops[True][p[0]][0] == _BARRIER
-                          for p in procs[: self.R]):
+        if self._host_barriers and all(p is not None and p[1] >= 0 and self._ops[True][p[0]][0] == _BARRIER
+                                       for p in procs[: self.R]):
             out.append(self._barrier(state))
         if self._block_barriers:
             out += [self._block_barrier(state, r) for r in range(self.R) if self._at_block_barrier(procs, r)]
@@ -1074,7 +1086,13 @@ class System:
         events: list = []
         for b in range(self.B):
             k = self.R + r * self.B + b
-            new[k] = self._run(k, 0, [0] * kernel.nslots, (r, b, launch_id), events)
+            start = self._starts.get((k, launch_id))
+            if start is None:  # the block's first local statements, the same at every launch of that number
+                first: list = []
+                entry = self._run(k, 0, [0] * kernel.nslots, (r, b, launch_id), first)
+                start = self._starts[(k, launch_id)] = (entry, tuple(first))
+            new[k] = start[0]
+            events += start[1]
         new[r] = (pc + 1, 0, L)
         new = tuple(new)
         if launches:

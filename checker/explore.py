@@ -60,6 +60,7 @@ class Exploration:
     order: array  # expanded states, in the order they were expanded
     count: array  # ... and how many entries of `succ` each has
     final: bytearray  # index -> 1 for an expanded state in which every process has finished
+    key_of: Callable  # State -> its store key (what `explore` stored it under)
     transitions: int = 0
     stop: Stop | None = None
     seconds: float = 0.0
@@ -90,7 +91,7 @@ class Exploration:
 
     def index(self, state) -> int:
         """The index of a stored state, or -1."""
-        return self.store.find(self.store.codec.pack(state))
+        return self.store.find(self.key_of(state))
 
     def store_bytes(self) -> int:
         """Bytes held for the stored states: the store, the predecessor links and labels."""
@@ -124,11 +125,13 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
     start = time.monotonic()
     init, init_events = system.initial()
     visited = make_store(store, system.nprocs)
-    pack = visited.codec.pack  # a key is added or looked up right after it is packed
+    # the one place a state becomes its store key (a canonicalisation, e.g. under symmetry,
+    # goes here); a key is added or looked up right after it is made
+    pack = visited.codec.pack
     add, find = visited.add, visited.find
     add(pack(init))
     ex = Exploration(store=visited, system=system, initial=init, parent=array("i", [-1]), label=array("i", [0]),
-                     succ=array("i"), order=array("i"), count=array("i"), final=bytearray(1))
+                     succ=array("i"), order=array("i"), count=array("i"), final=bytearray(1), key_of=pack)
     if judge.initial(init, init_events):
         ex.stop = Stop("fail_fast", "stopped at the first unexpected violation (--fail-fast)")
         return _done(ex, start)

@@ -414,6 +414,7 @@ class Reduction:
         futs = self._futs
         fut = {j: futs[j][procs[j][0]] for j in running}
         need_cache: dict[int, tuple] = {}
+        writers_of: dict[int, list] = {}  # block -> the running processes that may write what its wait reads
         up_only, down_only, same_set = self.up_only, self.down_only, self.same_set
 
         def stuck(h: int, i: int) -> bool:
@@ -431,8 +432,11 @@ class Reduction:
                     return True
                 if not isinstance(self._instrs[1][p[0]], ir.Wait):
                     continue
-                reads = kinds[k].now_r[p[0]]
-                if not any(j != i and j != h and reads & fut[j][1] for j in running):
+                writers = writers_of.get(k)
+                if writers is None:
+                    reads = kinds[k].now_r[p[0]]
+                    writers = writers_of[k] = [j for j in running if reads & fut[j][1]]
+                if all(j == i or j == h for j in writers):
                     return True
             return False
 
@@ -496,7 +500,10 @@ class Reduction:
         best = None
         best_size = nsteps
         # processes whose step shows a violation first: its counterexample then comes early
-        for seed in sorted(moving, key=lambda i: (not any(st.events for st in moving[i]), i)):
+        ordered = sorted(moving)
+        seeds = [i for i in ordered if any(st.events for st in moving[i])]
+        seeds += [i for i in ordered if not any(st.events for st in moving[i])] if seeds else ordered
+        for seed in seeds:
             members = {seed}
             work = [seed]
             size = 0

@@ -127,7 +127,8 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
     visited = make_store(store, system.nprocs)
     # the one place a state becomes its store key (a canonicalisation, e.g. under symmetry,
     # goes here); a key is added or looked up right after it is made
-    pack = visited.codec.pack
+    codec = visited.codec
+    pack = codec.pack
     add, find = visited.add, visited.find
     add(pack(init))
     ex = Exploration(store=visited, system=system, initial=init, parent=array("i", [-1]), label=array("i", [0]),
@@ -182,21 +183,29 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
                     progress(len(visited), transitions, now - start)
             s, state = restore(item)
             steps = all_steps = successors(state)
+            keys = None
             if reduce is not None:
                 kept = reduce(state, steps)
                 if kept is not None:
+                    keys = []
+                    generation = codec.generation
                     for step in kept:
-                        t = find(pack(step.next))
+                        key = pack(step.next)
+                        t = find(key)
                         if t >= 0 and (t == s or done[t]):
                             full += 1
+                            keys = None
                             break
+                        keys.append(key)
                     else:
                         steps = kept
+                        if codec.generation != generation:  # the keys' entry ids grew wider meanwhile
+                            keys = None
             mark = len(succ)
             stop = False
-            for step in steps:
+            for n, step in enumerate(steps):
                 nxt = step.next
-                key = pack(nxt)
+                key = pack(nxt) if keys is None else keys[n]
                 if len(visited) == limit:
                     t = find(key)
                     if t < 0:

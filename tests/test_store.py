@@ -180,3 +180,34 @@ def test_certificate_needs_the_exact_store(tmp_path):
                 str(tmp_path / "c.json")], out, err)
     assert code == 2 and "--certificate needs the exact store" in err.getvalue()
     assert not (tmp_path / "c.json").exists()
+
+
+def test_entry_ids_widen_in_the_middle_of_a_run():
+    """A kernel with 300 distinct local states: the exact store's entry ids grow
+    from 1 to 2 bytes during the search, reduced and unreduced, and the counts stay those of
+    a plain search over State tuples."""
+    text = """
+    ranks 2;
+    signal flag[2];
+    kernel {
+        if (rank == 0) {
+            for (int i = 0; i < 300; i++) {
+                TNOTIFY(flag[0] @ 1, i, Set);
+            }
+        } else {
+            TWAIT(flag[1], 0, GE);
+        }
+    }
+    """
+    program = compile_spec(parse(text, "wide.sig"), {})
+    system = System(program)
+    expected = len(reachable(system, limit=10**6))
+    for por in (False, True):
+        exact = check_program(program, "wide.sig", Options(por=por))
+        fp = check_program(program, "wide.sig", Options(por=por, store="fingerprint"))
+        assert _summary(exact) == _summary(fp)
+        if not por:
+            assert exact.stats.states == expected
+    ex = explore(system, Monitor(system))
+    assert ex.store.codec.generation >= 1  # it did widen
+    assert len(ex.states) == expected and set(ex.states) == set(reachable(system, limit=10**6))

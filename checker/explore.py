@@ -201,12 +201,12 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
                         steps = kept
                         if codec.generation != generation:  # the keys' entry ids grew wider meanwhile
                             keys = None
-            mark = len(succ)
+            mine: list = []  # the distinct successors of s other than itself
             stop = False
             for n, step in enumerate(steps):
                 nxt = step.next
                 key = pack(nxt) if keys is None else keys[n]
-                if len(visited) == limit:
+                if limit >= 0 and len(visited) >= limit:
                     t = find(key)
                     if t < 0:
                         ex.stop = Stop("max_states", f"state limit of {max_states} reached")
@@ -221,19 +221,20 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
                         done.append(0)
                         final.append(0)
                 transitions += 1
-                if t != s and t not in succ[mark:]:
-                    succ.append(t)
+                if t != s and t not in mine:
+                    mine.append(t)
                 if step.events and judge.step(s, state, step, t):
                     ex.stop = Stop("fail_fast", "stopped at the first unexpected violation (--fail-fast)")
                     stop = True
                     break
             if stop:
                 break
+            succ.extend(mine)
             done[s] = 1
             if not all_steps and system.is_final(state):
                 final[s] = 1
             ex.order.append(s)
-            ex.count.append(len(succ) - mark)
+            ex.count.append(len(mine))
             if judge.expanded(s, state, len(all_steps)):
                 ex.stop = Stop("fail_fast", "stopped at the first unexpected violation (--fail-fast)")
                 break

@@ -37,6 +37,8 @@ STORES = ("exact", "fingerprint")
 _WIDTHS = ("B", "H", "I")  # entry ids: 1, 2, then 4 bytes
 _EMPTY = -1
 _MIN_SLOTS = 1 << 10
+MAX_ALIASES = 1 << 16  # objects the codec keeps alive to look them up by object id
+_NOTHING = ((), (), ())  # no ghost, launch counts or clocks (the common case, not hashed)
 
 
 class StateCodec:
@@ -48,6 +50,9 @@ class StateCodec:
         self.nprocs = nprocs
         self._entry_id: dict = {None: 0}
         self._entries: list = [None]
+        self._by_id: dict = {id(None): 0}  # object id -> entry id, for the objects in _kept (and None)
+        self._sig_by_id: dict = {}  # object id -> signal vector id, likewise
+        self._kept: list = []  # the objects whose ids those hold, kept alive so that no other object gets them
         self._sig_id: dict = {}
         self._sigs: list = []
         self._rest_id: dict = {}
@@ -66,8 +71,7 @@ class StateCodec:
         return self._struct.size
 
     def _entry(self, p) -> int:
-        ids = self._entry_id
-        k = ids[p] = len(self._entries)
+        k = self._entry_id[p] = len(self._entries)
         self._entries.append(p)
         if k >= 1 << (8 << self._width) and self._width < 2:
             self._width += 1
@@ -77,22 +81,41 @@ class StateCodec:
         return k
 
     def pack(self, state) -> bytes:
-        ids = self._entry_id
+        # Most entries and signal vectors are the very objects the model keeps in its memo
+        # tables: they are looked up by object id first (no tuple hashing), by value otherwise.
+        # An object id is remembered only for an object kept alive here, so it stays its own.
+        procs = state[0]
         try:
-            e = [ids[p] for p in state[0]]
+            e = list(map(self._by_id.__getitem__, map(id, procs)))
         except KeyError:
-            e = [ids[p] if p in ids else self._entry(p) for p in state[0]]
+            e = [self._alias(p) for p in procs]
         sig = state[1]
-        s = self._sig_id.get(sig)
+        s = self._sig_by_id.get(id(sig))
         if s is None:
-            s = self._sig_id[sig] = len(self._sigs)
-            self._sigs.append(sig)
-        rest = (state[2], state[3], state[4])
+            s = self._sig_id.get(sig)
+            if s is None:
+                s = self._sig_id[sig] = len(self._sigs)
+                self._sigs.append(sig)
+            if len(self._kept) < MAX_ALIASES:
+                self._sig_by_id[id(sig)] = s
+                self._kept.append(sig)
+        rest = (state[2], state[3], state[4]) if state[2] or state[3] or state[4] else _NOTHING
         r = self._rest_id.get(rest)
         if r is None:
             r = self._rest_id[rest] = len(self._rests)
             self._rests.append(rest)
         return self._struct.pack(*e, s, r)
+
+    def _alias(self, p) -> int:
+        k = self._by_id.get(id(p))
+        if k is None:
+            k = self._entry_id.get(p)
+            if k is None:
+                k = self._entry(p)
+            if len(self._kept) < MAX_ALIASES:
+                self._by_id[id(p)] = k
+                self._kept.append(p)
+        return k
 
     def unpack(self, key: bytes, generation: int | None = None) -> State:
         fields = (self._struct if generation is None else self._old[generation]).unpack(key)

@@ -410,9 +410,10 @@ class Reduction:
         None when every one of them needs all the steps."""
         R, B = self.R, self.B
         kinds = self.kinds
-        running = [j for j, p in enumerate(procs) if p is not None and p[1] >= 0]
         futs = self._futs
-        fut = {j: futs[j][procs[j][0]] for j in running}
+        futl = [(j, futs[j][p[0]]) for j, p in enumerate(procs) if p is not None and p[1] >= 0]
+        running = [j for j, _ in futl]
+        fut = dict(futl)
         need_cache: dict[int, tuple] = {}
         writers_of: dict[int, list] = {}  # block -> the running processes that may write what its wait reads
         up_only, down_only, same_set = self.up_only, self.down_only, self.same_set
@@ -455,10 +456,9 @@ class Reduction:
                 # overwrites; adds, a same-value write, a Set and reads with other writes
                 on_s = (l_now | m_now) & ~same_set
                 on_w = (w_up & ~up_only) | (w_down & ~down_only) | w_nop | r_any | (w_set & ~same_set)
-                for j in running:
+                for j, (rw, w, s, fr_up, fr_down, fw_up, fw_down, lg) in futl:
                     if j == i or j == own_host:
                         continue
-                    rw, w, s, fr_up, fr_down, fw_up, fw_down, lg = fut[j]
                     if ((w_any & (rw | lg)) or (on_s & s) or (on_w & w)
                             or (w_nop & fr_up & fr_down)                         # a write of the same value
                             or (r_up & fw_up) or (r_down & fw_down)              # reads: writes that matter

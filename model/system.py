@@ -180,6 +180,7 @@ class System:
         self._signals: dict = {}
         self._evaluated: dict = {}
         self._guards: dict = {}
+        self._entry_objects: dict = {}  # see _shared
         self._token_memo: dict = {}  # memo of _tokens: (slot, launch offset, entries of the rank's readers)
         self._starts: dict = {}  # memo of a launch: (kernel slot, launch number) -> (first entry, events)
         self._drops: dict = {}  # memo of _settle: (process, entry) -> (its reader bit, slots it can no longer read)
@@ -632,7 +633,7 @@ class System:
         new = list(procs)
         for r in range(self.R):
             pc, _, L = procs[r]
-            new[r] = self._run(r, pc + 1, list(L), (r, 0, 0), events)
+            new[r] = self._shared(self._run(r, pc + 1, list(L), (r, 0, 0), events))
         new = tuple(new)
         if self.G:
             ghost = self._settle(ghost, new, range(self.R))
@@ -647,7 +648,7 @@ class System:
         blocks = range(self.R + r * self.B, self.R + (r + 1) * self.B)
         for k in blocks:
             pc, _, L = procs[k]
-            new[k] = self._run(k, pc + 1, list(L), self.ctx_of(k, launches), events)
+            new[k] = self._shared(self._run(k, pc + 1, list(L), self.ctx_of(k, launches), events))
         new = tuple(new)
         if self.G:
             ghost = self._settle(ghost, new, blocks)
@@ -712,6 +713,10 @@ class System:
             hb = self.clocks.finish(hb, i, self.rank_of(i))
         return Step(i, instr, State(procs, sig, ghost, launches, hb), reads, writes, events,
                     i if label is None else label, accesses)
+
+    def _shared(self, entry):
+        """One object per distinct process entry (states share them; the store finds them by id)."""
+        return self._entry_objects.setdefault(entry, entry)
 
     def _continue(self, i, pc, L, ctx):
         """The entry after a visible step: the local statements after it run (memoized)."""
@@ -895,15 +900,16 @@ class System:
         if reads[0][3]:
             if idx + 1 < len(positions):
                 hb = self.clocks.pend(state.hb, i, pos) if self.clocks else ()
-                return self._finish(state, i, instr, (pc, idx + 1, L), sig, self._seen(ghost, i, reads),
-                                    launches, reads, (), (), hb)
+                entry = self._shared((pc, idx + 1, L))
+                return self._finish(state, i, instr, entry, sig, self._seen(ghost, i, reads), launches, reads, (), (),
+                                    hb)
             return self._completed(state, i, instr, op, pc, L, ctx, reads, True)
         if is_wait:
             if idx == 0:
                 return None  # the failed read changes nothing: the wait is blocked
             hb = self.clocks.settle_pass(state.hb, i, False) if self.clocks else ()
-            return self._finish(state, i, instr, (pc, 0, L), sig, self._seen(ghost, i, reads), launches, reads, (),
-                                (), hb)
+            entry = self._shared((pc, 0, L))
+            return self._finish(state, i, instr, entry, sig, self._seen(ghost, i, reads), launches, reads, (), (), hb)
         return self._completed(state, i, instr, op, pc, L, ctx, reads, False)
 
     def _seen(self, ghost: tuple, i: int, reads: tuple) -> tuple:
@@ -1093,7 +1099,7 @@ class System:
                 start = self._starts[(k, launch_id)] = (entry, tuple(first))
             new[k] = start[0]
             events += start[1]
-        new[r] = (pc + 1, 0, L)
+        new[r] = self._shared((pc + 1, 0, L))
         new = tuple(new)
         if launches:
             launches = launches[:r] + (launches[r] + 1,) + launches[r + 1:]

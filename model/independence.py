@@ -149,11 +149,21 @@ class Reduction:
                            self._fut[("kernel", (i - self.R) // self.B, (i - self.R) % self.B)]
                            for i in range(self.n))
         self._instrs = (code.instrs, an.codes["kernel"].instrs)
+        # per code and pc, what _touch asks of the instruction: (instr, a TNOTIFY, a Set, a wait
+        # or TTEST that keeps its outcome under increases (GE, GT) or decreases (LE, LT) of what
+        # it reads (one element, or atomic), ... and of the increasing / decreasing kind, a launch)
+        self._facts = tuple(tuple(self._instr_facts(x) for x in instrs) for instrs in self._instrs)
         self.reduced = 0  # states where a proper subset was kept
         self._readers: dict = {}  # memo of _reader (it depends on the process, its pc, locals and launch)
         self._same_reads: dict = {}  # memo of _touch's "reads the ghost as before" (process, entries, launches)
         # per process and pc: the masks `needs` compares a moving process's step with
         self._futs = tuple(tuple(zip(f.rw, f.w, f.s, f.r_up, f.r_down, f.w_up, f.w_down, f.lg)) for f in self.kinds)
+
+    def _instr_facts(self, ins) -> tuple:
+        notify = ins.__class__ is ir.Notify
+        mono = ins.__class__ in (ir.Wait, ir.Test) and (self.system.atomic_waits or _single(ins.view))
+        return (ins, notify, notify and ins.op == ir.SET, mono, mono and ins.cmp in _UP, mono and ins.cmp in _DOWN,
+                ins.__class__ is ir.Launch)
 
     def _reachable(self, kind, r, b) -> _Future:
         s = self.system
@@ -290,14 +300,10 @@ class Reduction:
         increase, a decrease, no change, anything; read by a wait that an increase (a decrease)
         cannot falsify, by anything; and the processes of a joint barrier step among them."""
         f = self.kinds[i]
-        ins = self._instrs[i >= self.R][pc]
+        ins, notify, is_set, mono, up, down, launch = self._facts[i >= self.R][pc]
         ghost = self.ghost
         w_up = w_down = w_nop = w_set = w_any = r_up = r_down = r_any = 0
         barrier = ()
-        notify = ins.__class__ is ir.Notify
-        # a wait that completes, or a TTEST that holds now, keeps its outcome under increases
-        # (GE, GT) or decreases (LE, LT) of what it reads
-        mono = ins.__class__ in (ir.Wait, ir.Test) and (self.system.atomic_waits or _single(ins.view))
         for st in sts:
             if st.process < 0:
                 barrier = self._members(st.process)
@@ -309,7 +315,7 @@ class Reduction:
                 bit = 1 << q
                 if not notify:
                     w_any |= bit
-                elif ins.op == ir.SET:
+                elif is_set:
                     if old == new:
                         if not bit & ghost:
                             w_nop |= bit
@@ -333,16 +339,16 @@ class Reduction:
                 bit = 1 << q[0]
                 if mono and not q[3]:  # a TTEST that fails now: any write may change that
                     r_any |= bit
-                elif mono and ins.cmp in _UP:
+                elif up:
                     r_up |= bit
-                elif mono and ins.cmp in _DOWN:
+                elif down:
                     r_down |= bit
                 else:
                     r_any |= bit
         # a launch re-bases the pending marks of its rank's ghost elements on the new launch: it
         # commutes with notifications (their marks are relative), not with overwrites (whose
         # judgement reads the readers' positions)
-        l_now = f.lg[pc] if ins.__class__ is ir.Launch else 0
+        l_now = f.lg[pc] if launch else 0
         # the ghost elements whose overwrite the step may judge differently: those it may still
         # read, unless it is a plain step after which it may still read them just as before
         m_now = f.m[pc]

@@ -18,6 +18,7 @@ from checker.check import Options, UsageError, exit_status, read_spec, spec_file
 from checker.kernels import check_inputs, is_kernel
 from checker.report import json_doc, text, write_json
 from checker.result import PROPERTIES
+from checker.store import STORES
 from model import SpecErrors, compile_spec, parse
 
 EXIT_OK, EXIT_FAIL, EXIT_ERROR, EXIT_INCONCLUSIVE = 0, 1, 2, 3
@@ -68,7 +69,7 @@ def _parser() -> argparse.ArgumentParser:
                         "back, erasing other writes to the line in between (a lost_notification)")
     c.add_argument("--no-por", action="store_true",
                    help="explore every interleaving (no partial-order reduction; same verdicts, more states)")
-    c.add_argument("--store", choices=("exact", "fingerprint"), default="exact",
+    c.add_argument("--store", choices=STORES, default="exact",
                    help="visited states: exact (default; packed states, a proof) or fingerprint (64-bit hashes, "
                         "less memory; the verdict gives the probability that a hash collision hid a state)")
     c.add_argument("-q", "--quiet", action="store_true", help="only the verdict and summary lines")

@@ -13,7 +13,9 @@ the millions), so the codec interns them: a packed state is one id per process e
 or 4 bytes: the width grows when the entry table does) and two 32-bit ids, one for the
 signal vector and one for (ghost, launches, hb). Decoding gives back an equal State built
 from the interned parts. The ids depend on the order in which parts were first seen, so a
-packed state means something only to the codec of its own run.
+packed state means something only to the codec of its own run. Parts are found by object
+id before they are hashed (the model shares one object per distinct entry and signal
+vector); the codec keeps those objects alive, so an object id it knows is never reused.
 
 ExactStore keeps every packed state (one bytearray, fixed width) with an open-addressing
 index of 32-bit slots over it: about width + 8 bytes per state, and no state is ever
@@ -123,10 +125,6 @@ class StateCodec:
         entries = self._entries
         ghost, launches, hb = self._rests[fields[n + 1]]
         return State(tuple([entries[k] for k in fields[:n]]), self._sigs[fields[n]], ghost, launches, hb)
-
-    def table_bytes(self) -> int:
-        """A rough size of the interned parts (the tuples themselves are shared with the model)."""
-        return 100 * (len(self._entries) + len(self._sigs) + len(self._rests))
 
 
 class ExactStore:

@@ -29,9 +29,12 @@ from __future__ import annotations
 
 import struct
 from array import array
+from functools import partial
 from hashlib import blake2b
 
 from model.system import State
+
+_new_state = partial(tuple.__new__, State)  # State(*fields) without the Python-level __new__
 
 __all__ = ["StateCodec", "ExactStore", "FingerprintStore", "make_store", "STORES"]
 
@@ -124,7 +127,7 @@ class StateCodec:
         n = self.nprocs
         entries = self._entries
         ghost, launches, hb = self._rests[fields[n + 1]]
-        return State(tuple([entries[k] for k in fields[:n]]), self._sigs[fields[n]], ghost, launches, hb)
+        return _new_state((tuple(map(entries.__getitem__, fields[:n])), self._sigs[fields[n]], ghost, launches, hb))
 
 
 class ExactStore:

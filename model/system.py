@@ -26,6 +26,7 @@ States are opaque outside model/: use the accessors of System. Inside, a State h
 from __future__ import annotations
 
 import bisect
+import functools
 from typing import NamedTuple
 
 from model import compile as C
@@ -71,6 +72,9 @@ class State(NamedTuple):
     ghost: tuple
     launches: tuple
     hb: tuple = ()  # happens-before (model/hb.py), only for programs with buffers
+
+
+_new_state = functools.partial(tuple.__new__, State)  # State(*fields) without the Python-level __new__
 
 
 class Fault(NamedTuple):
@@ -126,6 +130,9 @@ class Step(NamedTuple):
     label: int  # names the step for `step(state, label)`: the process, + nprocs for TEST_EVENT false,
     #             + k * nprocs for the choice lo + k of an `any(lo, hi)`
     accesses: tuple = ()  # data accesses (model.hb.Access)
+
+
+_new_step = functools.partial(tuple.__new__, Step)
 
 
 class Process(NamedTuple):
@@ -606,7 +613,7 @@ class System:
         procs = procs[:i] + (entry,) + procs[i + 1:]
         if ghost:
             ghost = self._settle(ghost, procs, (i,))
-        return Step(i, instr, State(procs, sig, ghost, state[3], ()), reads, writes, events, i)
+        return _new_step((i, instr, _new_state((procs, sig, ghost, state[3], ())), reads, writes, events, i, ()))
 
     def _at_block_barrier(self, procs, r: int) -> bool:
         """Whether every block of rank r's launch stands at a block_barrier."""

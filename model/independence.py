@@ -158,6 +158,14 @@ class Reduction:
         self._same_reads: dict = {}  # memo of _touch's "reads the ghost as before" (process, entries, launches)
         # per process and pc: the masks `needs` compares a moving process's step with
         self._futs = tuple(tuple(zip(f.rw, f.w, f.s, f.r_up, f.r_down, f.w_up, f.w_down, f.lg)) for f in self.kinds)
+        # the same masks side by side in one integer (field k shifted by k * P bits), so that the
+        # value-independent part of the conflict test in `needs` is one AND: (rw | lg, s, w,
+        # r_up & r_down, w_up, w_down); then (r_up | r_down, r_up, r_down) for its value-dependent
+        # part, and r_up, r_down themselves
+        P = self._P = s.R * s.E
+        self._wide = tuple(tuple(((rw | lg) | (sm << P) | (w << 2 * P) | ((fu & fd) << 3 * P) | (fwu << 4 * P)
+                                  | (fwd << 5 * P), (fu | fd) | (fu << P) | (fd << 2 * P), fu, fd)
+                                 for rw, w, sm, fu, fd, fwu, fwd, lg in ft) for ft in self._futs)
 
     def _instr_facts(self, ins) -> tuple:
         notify = ins.__class__ is ir.Notify
@@ -420,6 +428,8 @@ class Reduction:
         futl = [(j, futs[j][p[0]]) for j, p in enumerate(procs) if p is not None and p[1] >= 0]
         running = [j for j, _ in futl]
         fut = dict(futl)
+        wide, P = self._wide, self._P
+        widel = [(j, wide[j][procs[j][0]], procs[j][0]) for j in running]
         need_cache: dict[int, tuple] = {}
         writers_of: dict[int, list] = {}  # block -> the running processes that may write what its wait reads
         up_only, down_only, same_set = self.up_only, self.down_only, self.same_set
@@ -462,15 +472,17 @@ class Reduction:
                 # overwrites; adds, a same-value write, a Set and reads with other writes
                 on_s = (l_now | m_now) & ~same_set
                 on_w = (w_up & ~up_only) | (w_down & ~down_only) | w_nop | r_any | (w_set & ~same_set)
-                for j, (rw, w, s, fr_up, fr_down, fw_up, fw_down, lg) in futl:
+                # against (rw | lg, s, w, r_up & r_down, w_up, w_down) of j: anything, later
+                # overwrites, other writes, a write of the same value, writes that matter to reads
+                a = w_any | (on_s << P) | (on_w << 2 * P) | (w_nop << 3 * P) | (r_up << 4 * P) | (r_down << 5 * P)
+                b = w_set | (w_up << P) | (w_down << 2 * P)  # against (r_up | r_down, r_up, r_down) of j
+                for j, (fa, fb, fr_up, fr_down), pcj in widel:
                     if j == i or j == own_host:
                         continue
-                    if ((w_any & (rw | lg)) or (on_s & s) or (on_w & w)
-                            or (w_nop & fr_up & fr_down)                         # a write of the same value
-                            or (r_up & fw_up) or (r_down & fw_down)              # reads: writes that matter
-                            or (w_set & (fr_up | fr_down) and not self._blocked(j, procs[j][0], w_set, values))
-                            or (w_up & fr_up and self._falsified(j, procs[j][0], w_up, True, values))
-                            or (w_down & fr_down and self._falsified(j, procs[j][0], w_down, False, values))):
+                    if (a & fa or b & fb and (
+                            (w_set & (fr_up | fr_down) and not self._blocked(j, pcj, w_set, values))
+                            or (w_up & fr_up and self._falsified(j, pcj, w_up, True, values))
+                            or (w_down & fr_down and self._falsified(j, pcj, w_down, False, values)))):
                         if not (j < R and stuck(j, i)):
                             out.append(j)
                 out.extend(h for h in barrier if h != i)

@@ -81,6 +81,7 @@ class Run:
     peak_mib: float | None
     note: str = ""
     search_seconds: float | None = None  # pan alone (SPIN)
+    store_bytes: float | None = None  # sigproof: bytes per state held by its visited-state store and links
 
 
 def measured(cmd: list[str], cwd: Path, timeout: float):
@@ -98,9 +99,9 @@ def measured(cmd: list[str], cwd: Path, timeout: float):
     return p, wall, int(m.group(1)) / 1024 if m else None
 
 
-def run_sigproof(case: Case, timeout: float, memory_mib: int) -> Run:
+def run_sigproof(case: Case, timeout: float, memory_mib: int, store: str = "exact") -> Run:
     cmd = ["sigproof", "check", case.spec, "--format", "json", "-j", "1", "--timeout", str(timeout),
-           "--max-memory", str(memory_mib)]
+           "--max-memory", str(memory_mib), "--store", store]
     for k, v in case.params:
         cmd += ["-D", f"{k}={v}"]
     if case.search == "dfs-ff":
@@ -119,7 +120,7 @@ def run_sigproof(case: Case, timeout: float, memory_mib: int) -> Run:
         verdict, note = "inconclusive", "time or memory limit hit (states: explored by then)"
     elif len(covered) < len(r["violated"]):
         note = "also " + ",".join(v for v in r["violated"] if v not in covered) + " (not exported)"
-    return Run(verdict, r["stats"]["states"], wall, peak, note)
+    return Run(verdict, r["stats"]["states"], wall, peak, note, store_bytes=r["stats"].get("store_bytes_per_state"))
 
 
 def run_spin(case: Case, timeout: float, memory_mib: int, work: Path) -> Run:
@@ -209,15 +210,15 @@ def row(case: Case, s: Run, p: Run | None) -> str:
     cells = [case.name, f"`{case.spec}` {params}", "BFS (all states)" if case.search == "bfs" else "DFS, first error",
              s.verdict, p.verdict if p else "-", _f(s.states, ","), _f(p and p.states, ","),
              _f(s.seconds, ".2f"), _f(p and p.seconds, ".2f"), _f(p and p.search_seconds, ".2f"), ratio, ratio_pan,
-             _f(s.peak_mib, ".0f"), _f(p and p.peak_mib, ".0f"), _f(per_state, ".0f"),
+             _f(s.peak_mib, ".0f"), _f(p and p.peak_mib, ".0f"), _f(per_state, ".0f"), _f(s.store_bytes, ".0f"),
              _f(rate_s, ",.0f"), _f(rate_p, ",.0f"), notes]
     return "| " + " | ".join(cells) + " |"
 
 
 HEADER = ("| case | spec | search | sigproof verdict | SPIN verdict | sigproof states | SPIN states "
           "| sigproof s | SPIN s (all) | pan s | ratio | ratio vs pan | sigproof MiB | SPIN MiB | sigproof B/state "
-          "| sigproof states/s | SPIN states/s | notes |\n"
-          "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+          "| sigproof store B/state | sigproof states/s | SPIN states/s | notes |\n"
+          "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 
 
 def main(argv=None) -> int:
@@ -226,6 +227,8 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=120, help="seconds per tool and case (default 120)")
     ap.add_argument("--memory", type=int, default=8192, help="MiB per tool and case (default 8192)")
     ap.add_argument("--only", default=None, help="only the cases whose name contains this")
+    ap.add_argument("--store", choices=("exact", "fingerprint"), default="exact",
+                    help="sigproof's visited-state store (default exact)")
     ap.add_argument("-o", "--output", default=str(ROOT / "bench" / "RESULTS.md"))
     args = ap.parse_args(argv)
     if not shutil.which("sigproof"):
@@ -238,7 +241,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="sigproof-bench-") as tmp:
         for k, case in enumerate(cases):
             print(f"[{k + 1}/{len(cases)}] {case.name}: sigproof ...", end="", flush=True, file=sys.stderr)
-            s = run_sigproof(case, args.timeout, args.memory)
+            s = run_sigproof(case, args.timeout, args.memory, args.store)
             print(f" {s.verdict} {s.seconds:.1f} s; SPIN ...", end="", flush=True, file=sys.stderr)
             p = run_spin(case, args.timeout, args.memory, Path(tmp) / f"case{k}") if have_spin else None
             print(f" {p.verdict + f' {p.seconds:.1f} s' if p else 'not installed'}", file=sys.stderr)
@@ -246,7 +249,7 @@ def main(argv=None) -> int:
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     lines = ["# sigproof beside SPIN", "",
              f"Measured {when} with `python bench/run.py{' --quick' if args.quick else ''}"
-             f"{f' --only {args.only}' if args.only else ''}` (timeout {args.timeout:g} s and "
+             f"{f' --only {args.only}' if args.only else ''}{f' --store {args.store}' if args.store != 'exact' else ''}` (timeout {args.timeout:g} s and "
              f"{args.memory} MiB per tool and case).", "",
              f"Machine: {machine()}.", "", HEADER, *rows, ""]
     if skipped:

@@ -47,6 +47,7 @@ class Options:
     state_digest: bool = False  # record Stats.state_digest (for certificates; does not affect the verdict)
     por: bool = True  # partial-order reduction (model/independence.py) where the program allows it
     symmetry: bool = True  # rank-rotation symmetry (model/symmetry.py) where the program has it
+    store: str = "exact"  # "exact" | "fingerprint": the visited-state store (checker/store.py)
 
 
 def check_program(program: Program, spec: str, options: Options = Options(), progress=None) -> Result:
@@ -70,9 +71,13 @@ def check_program(program: Program, spec: str, options: Options = Options(), pro
     violations.sort(key=lambda v: PROPERTIES.index(v.property))
     if stop is not None and stop.reason == "timeout":
         stop = Stop("timeout", f"time limit of {options.timeout:g} s reached")
-    digest = states_digest(ex.states) if options.state_digest else None
-    stats = Stats(len(ex.states), ex.transitions, time.monotonic() - start, ex.peak_bytes / 2**20, digest,
-                  "partial-order" if reduce is not None else None, symmetry.describe() if symmetry else None)
+    # a digest of fingerprinted states would need every state rebuilt: certificates need the exact store
+    digest = states_digest(ex.states) if options.state_digest and options.store == "exact" else None
+    n = len(ex.store)
+    stats = Stats(n, ex.transitions, time.monotonic() - start, ex.peak_bytes / 2**20, digest,
+                  "partial-order" if reduce is not None else None, symmetry.describe() if symmetry else None,
+                  store=options.store, store_bytes=ex.store_bytes(),
+                  collision_probability=ex.store.collision_probability() if options.store != "exact" else None)
     return Result(spec=spec, params=dict(program.params), violations=violations, expected=program.expects,
                   stats=stats, stop=stop, warnings=program.warnings)
 
@@ -81,7 +86,8 @@ def _search(system, program: Program, options: Options, deadline, progress, redu
     monitor = Monitor(system, expected=program.expects, clean_exit=program.clean_exit or options.clean_exit,
                       fail_fast=options.fail_fast)
     ex = explore(system, monitor, order=options.order, max_states=options.max_states, deadline=deadline,
-                 max_memory=options.max_memory, progress=progress, reduce=reduce, symmetry=symmetry)
+                 max_memory=options.max_memory, progress=progress, reduce=reduce, store=options.store,
+                 symmetry=symmetry)
     return monitor, ex
 
 

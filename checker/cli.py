@@ -18,6 +18,7 @@ from checker.check import Options, UsageError, exit_status, read_spec, spec_file
 from checker.kernels import check_inputs, is_kernel
 from checker.report import json_doc, text, write_json
 from checker.result import PROPERTIES
+from checker.store import STORES
 from model import SpecErrors, compile_spec, parse
 
 EXIT_OK, EXIT_FAIL, EXIT_ERROR, EXIT_INCONCLUSIVE = 0, 1, 2, 3
@@ -72,6 +73,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="store every state (no rank-rotation symmetry reduction; same verdicts, more states)")
     c.add_argument("--explain-symmetry", action="store_true",
                    help="say, per spec, which symmetry the search uses or why the spec has none, then check")
+    c.add_argument("--store", choices=STORES, default="exact",
+                   help="visited states: exact (default; packed states, a proof) or fingerprint (64-bit hashes, "
+                        "less memory; the verdict gives the probability that a hash collision hid a state)")
     c.add_argument("-q", "--quiet", action="store_true", help="only the verdict and summary lines")
     c.add_argument("--no-timing", action="store_true", help="leave elapsed times out (byte-stable output)")
     c.add_argument("--cache", metavar="DIR", help="reuse the results of unchanged checks stored in DIR, store new ones")
@@ -239,6 +243,7 @@ def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
                       atomic_waits=args.tensor_wait == "atomic", clean_exit="clean_exit" in args.check,
                       fail_fast=args.fail_fast, memory_model=args.memory_model,
                       set_granularity=args.set_granularity, por=not args.no_por, symmetry=not args.no_symmetry,
+                      store=args.store,
                       state_digest=args.certificate is not None)
     jobs = args.jobs or os.cpu_count() or 1
     cache = None
@@ -261,6 +266,9 @@ def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
         except ExtractError as e:
             stderr.write(f"{e}\n")
             return EXIT_ERROR
+    if args.certificate and args.store != "exact":
+        raise UsageError("--certificate needs the exact store: a certificate states a proof, and a run on "
+                         "fingerprints (--store fingerprint) is one only up to its collision probability")
     if args.certificate and any(is_kernel(Path(p)) for p in args.paths):
         raise UsageError("--certificate covers .sig specs only: write the kernel's skeleton with "
                          "`sigproof extract KERNEL.cpp -o KERNEL.sig` and check that")

@@ -1,10 +1,12 @@
 """Exhaustive state-space exploration. Entry point: `explore`.
 
-One loop; the frontier (BFS queue or DFS stack) is a parameter. Each state is stored once
-with its predecessor and the label of the step that reached it; traces are rebuilt from
-those pointers. The explorer knows the model only through `initial()`, `successors(state)`
-(step records); it hands every step with events and every expanded state to
-a judge, which may ask it to stop. It keeps the successor lists (one 32-bit index per
+One loop; the frontier (BFS queue or DFS stack) is a parameter. Each state is stored once,
+packed, in a visited-state store (checker/store.py: exact by default, 64-bit fingerprints
+with `store="fingerprint"`), with its predecessor and the label of the step that reached it;
+traces, and any state by its index, are rebuilt from those pointers by taking the steps
+again. The explorer knows the model only through `initial()`, `successors(state)` and
+`step(state, label)` (step records); it hands every step with events and every expanded state
+to a judge, which may ask it to stop. It keeps the successor lists (one 32-bit index per
 distinct successor) only because a spinning deadlock needs the graph.
 """
 
@@ -18,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
 from checker.result import Stop
+from checker.store import make_store
 from model.system import LocalStepLimit
 
 
@@ -27,24 +30,79 @@ class Judge(Protocol):
     def expanded(self, index: int, state, nsteps: int) -> bool: ...
 
 
+class _States:
+    """The stored states as a read-only sequence (index -> State), rebuilt on demand."""
+
+    def __init__(self, ex: "Exploration"):
+        self._ex = ex
+
+    def __len__(self) -> int:
+        return len(self._ex.store)
+
+    def __getitem__(self, i: int):
+        n = len(self)
+        if not -n <= i < n:
+            raise IndexError(i)
+        return self._ex.state(i % n)
+
+    def __iter__(self):
+        return (self._ex.state(i) for i in range(len(self)))
+
+
 @dataclass
 class Exploration:
-    states: list  # index -> state
+    store: object  # checker/store.py: packed state -> index (0 = the initial state)
+    system: object
+    initial: object  # the initial State
     parent: array  # index -> predecessor index (-1 for the initial state)
     label: array  # index -> label of the step that reached it from its predecessor
     succ: array  # distinct successors other than the state itself, per expanded state in order
     order: array  # expanded states, in the order they were expanded
     count: array  # ... and how many entries of `succ` each has
+    final: bytearray  # index -> 1 for an expanded state in which every process has finished
+    key_of: Callable  # State -> its store key (what `explore` stored it under)
     transitions: int = 0
     stop: Stop | None = None
     seconds: float = 0.0
     peak_bytes: int = 0
     extra: dict = field(default_factory=dict)
-    symmetry: object = None  # the model.symmetry.Symmetry whose representatives `states` holds, if any
+    symmetry: object = None  # the model.symmetry.Symmetry whose representatives are stored, if any
 
     @property
     def complete(self) -> bool:
         return self.stop is None
+
+    @property
+    def states(self) -> _States:
+        return _States(self)
+
+    def state(self, index: int):
+        """The state of `index`: unpacked from the exact store, or rebuilt by taking the steps of
+        its predecessor chain again from the initial state (the fingerprint store keeps no state)."""
+        if self.store.kind == "exact":
+            return self.store.state(index)
+        path = []
+        while index > 0:
+            path.append(index)
+            index = self.parent[index]
+        state = self.initial
+        for k in reversed(path):
+            state = self.system.step(state, self.label[k]).next
+            if self.symmetry is not None:
+                state = self.symmetry.canon(state)
+        return state
+
+    def index(self, state) -> int:
+        """The index of a stored state, or -1."""
+        return self.store.find(self.key_of(state))
+
+    def store_bytes(self) -> int:
+        """Bytes held for the stored states: the store, the predecessor links and labels."""
+        return self.store.nbytes() + self.parent.itemsize * len(self.parent) + self.label.itemsize * len(self.label)
+
+    def graph_bytes(self) -> int:
+        """Bytes of the successor lists kept for the spinning-deadlock analysis."""
+        return sum(a.itemsize * len(a) for a in (self.succ, self.order, self.count)) + len(self.final)
 
 
 def _rss_bytes() -> int:
@@ -60,44 +118,75 @@ def _rss_bytes() -> int:
 def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None = None,
             deadline: float | None = None, max_memory: int | None = None,
             progress: Callable[[int, int, float], None] | None = None,
-            reduce: Callable | None = None, symmetry=None) -> Exploration:
+            reduce: Callable | None = None, store: str = "exact", symmetry=None) -> Exploration:
     """Explore every reachable state of `system` (BFS by default: first traces are shortest).
     `deadline` is a time.monotonic() value. `reduce(state, steps)` may name a stubborn subset
     of the enabled steps to follow instead of all (partial-order reduction); the cycle
     proviso is applied here: a state is expanded fully when a step of the subset leads back
     to itself or to a state already expanded, so every cycle of the reduced graph has a fully
-    expanded state. With `symmetry` (model/symmetry.py) every state is stored as the
-    representative of its orbit, `symmetry.canon(state)`: a stored link then means "the step
-    with that label from the predecessor leads to a state in this one's orbit"
-    (checker/trace.py rebuilds concrete traces from that)."""
+    expanded state. `store` is "exact" or "fingerprint" (checker/store.py). With `symmetry`
+    (model/symmetry.py) every state is stored as the representative of its orbit,
+    `symmetry.canon(state)`: a stored link then means "the step with that label from the
+    predecessor leads to a state in this one's orbit" (checker/trace.py rebuilds concrete
+    traces from that)."""
     start = time.monotonic()
     init, init_events = system.initial()
-    canon = symmetry.canon if symmetry is not None else None
-    if canon is not None:
-        init = canon(init)
-    index = {init: 0}
-    ex = Exploration(states=[init], parent=array("q", [-1]), label=array("q", [0]), succ=array("i"),
-                     order=array("i"), count=array("i"), symmetry=symmetry)
+    if symmetry is not None:
+        init = symmetry.canon(init)
+    visited = make_store(store, system.nprocs)
+    # the one place a state becomes its store key (a canonicalisation, e.g. under symmetry,
+    # goes here); a key is added or looked up right after it is made
+    codec = visited.codec
+    pack = codec.pack
+    if symmetry is not None:
+        canon, raw = symmetry.canon, codec.pack
+
+        def pack(state):
+            return raw(canon(state))
+    add, find = visited.add, visited.find
+    add(pack(init))
+    ex = Exploration(store=visited, system=system, initial=init, parent=array("i", [-1]), label=array("i", [0]),
+                     succ=array("i"), order=array("i"), count=array("i"), final=bytearray(1), key_of=pack,
+                     symmetry=symmetry)
     if judge.initial(init, init_events):
         ex.stop = Stop("fail_fast", "stopped at the first unexpected violation (--fail-fast)")
         return _done(ex, start)
-    frontier = deque([0])
+    # the frontier holds what the store needs to give a state back: its index (exact), or its
+    # index and packed key (fingerprint: the store keeps neither the state nor the key)
+    if visited.kind == "exact":
+        frontier = deque([0])
+
+        def held(t, key):
+            return t
+
+        def restore(t):
+            return t, visited.state(t)
+    else:
+        frontier = deque([(0, pack(init))])
+        unpack = visited.codec.unpack
+
+        def held(t, key):
+            return t, key
+
+        def restore(item):
+            return item[0], unpack(item[1])
     take = frontier.popleft if order == "bfs" else frontier.pop
     successors = system.successors
-    states, parent, labels, succ = ex.states, ex.parent, ex.label, ex.succ
+    parent, labels, succ, final = ex.parent, ex.label, ex.succ, ex.final
     transitions = 0
     expanded = 0
     done = bytearray(1)  # index -> 1 once expanded (for the cycle proviso)
     full = 0  # states the proviso expanded fully
+    limit = max_states if max_states is not None else -1
     try:
         while frontier:
-            s = take()
+            item = take()
             expanded += 1
             if expanded & 1023 == 0:
                 now = time.monotonic()
                 if deadline is not None and now > deadline:
                     ex.stop = Stop("timeout", "")
-                    frontier.append(s)
+                    frontier.append(item)
                     break
                 if max_memory is not None and expanded & 4095 == 0:
                     rss = _rss_bytes()
@@ -106,51 +195,61 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
                         ex.stop = Stop("memory", f"memory limit of {max_memory // 2**20} MiB reached")
                         break
                 if progress is not None:
-                    progress(len(states), transitions, now - start)
-            state = states[s]
+                    progress(len(visited), transitions, now - start)
+            s, state = restore(item)
             steps = all_steps = successors(state)
-            nexts = None
+            keys = None
             if reduce is not None:
                 kept = reduce(state, steps)
                 if kept is not None:
-                    kept_nexts = [step.next for step in kept] if canon is None else [canon(step.next) for step in kept]
-                    for nxt in kept_nexts:
-                        t = index.get(nxt)
-                        if t is not None and (t == s or done[t]):
+                    keys = []
+                    generation = codec.generation
+                    for step in kept:
+                        key = pack(step.next)
+                        t = find(key)
+                        if t >= 0 and (t == s or done[t]):
                             full += 1
+                            keys = None
                             break
+                        keys.append(key)
                     else:
-                        steps, nexts = kept, kept_nexts
-            if nexts is None:
-                nexts = [step.next for step in steps] if canon is None else [canon(step.next) for step in steps]
-            mark = len(succ)
+                        steps = kept
+                        if codec.generation != generation:  # the keys' entry ids grew wider meanwhile
+                            keys = None
+            mine: list = []  # the distinct successors of s other than itself
             stop = False
-            for step, nxt in zip(steps, nexts):
-                t = index.get(nxt)
-                if t is None:
-                    if max_states is not None and len(states) >= max_states:
+            for n, step in enumerate(steps):
+                nxt = step.next
+                key = pack(nxt) if keys is None else keys[n]
+                if limit >= 0 and len(visited) >= limit:
+                    t = find(key)
+                    if t < 0:
                         ex.stop = Stop("max_states", f"state limit of {max_states} reached")
                         stop = True
                         break
-                    t = len(states)
-                    index[nxt] = t
-                    states.append(nxt)
-                    parent.append(s)
-                    labels.append(step.label)
-                    frontier.append(t)
-                    done.append(0)
+                else:
+                    t, new = add(key)
+                    if new:
+                        parent.append(s)
+                        labels.append(step.label)
+                        frontier.append(held(t, key))
+                        done.append(0)
+                        final.append(0)
                 transitions += 1
-                if t != s and t not in succ[mark:]:
-                    succ.append(t)
+                if t != s and t not in mine:
+                    mine.append(t)
                 if step.events and judge.step(s, state, step, t):
                     ex.stop = Stop("fail_fast", "stopped at the first unexpected violation (--fail-fast)")
                     stop = True
                     break
             if stop:
                 break
+            succ.extend(mine)
             done[s] = 1
+            if not all_steps and system.is_final(state):
+                final[s] = 1
             ex.order.append(s)
-            ex.count.append(len(succ) - mark)
+            ex.count.append(len(mine))
             if judge.expanded(s, state, len(all_steps)):
                 ex.stop = Stop("fail_fast", "stopped at the first unexpected violation (--fail-fast)")
                 break

@@ -15,6 +15,7 @@ from html import escape
 from pathlib import Path
 from typing import IO
 
+from checker.report import fingerprint_caveat
 from checker.result import Overwrote, Read, Result, StuckProcess, TraceStep, Violation, Write
 
 LANE_W, ROW_H, TOP, LEFT = 116, 26, 64, 40
@@ -69,7 +70,8 @@ def _params(r: Result) -> str:
 def _verdict(r: Result) -> str:
     got = ", ".join(r.violated) or "ok"
     want = ", ".join(r.expected) or "ok"
-    return got if r.status == "pass" else f"{got} (expected {want})"
+    caveat = fingerprint_caveat(r)
+    return (got if r.status == "pass" else f"{got} (expected {want})") + (f" ({caveat})" if caveat else "")
 
 
 def _summary(results: list[Result], timing: bool) -> str:

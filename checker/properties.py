@@ -196,12 +196,12 @@ def stuck_states(system, ex: Exploration) -> list[int]:
     """Indices of the states of a complete exploration from which the run can never finish
     and which can never leave that condition (terminal states, or bottom strongly connected
     components of spinning processes), in index order."""
-    n = len(ex.states)
+    n = len(ex.store)
     order = np.frombuffer(ex.order, dtype=np.int32) if len(ex.order) else np.zeros(0, dtype=np.int32)
     count = np.frombuffer(ex.count, dtype=np.int32) if len(ex.count) else np.zeros(0, dtype=np.int32)
     dst = np.frombuffer(ex.succ, dtype=np.int32) if len(ex.succ) else np.zeros(0, dtype=np.int32)
     src = np.repeat(order, count)
-    final = np.fromiter((system.is_final(s) for s in ex.states), dtype=bool, count=n)
+    final = np.frombuffer(bytes(ex.final), dtype=np.uint8).astype(bool)  # recorded at expansion
     # co-reachability of a final state, via a virtual node n that points at every final state
     finals = np.flatnonzero(final).astype(np.int32)
     rsrc = np.concatenate([dst, np.full(len(finals), n, dtype=np.int32)])

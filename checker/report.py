@@ -20,14 +20,25 @@ def _params(result: Result) -> str:
 
 
 def verdict(result: Result) -> str:
-    """The verdict part of a result's first line: `deadlock (expected ok)`, `ok so far ...`."""
+    """The verdict part of a result's first line: `deadlock (expected ok)`, `ok so far ...`;
+    a run on the fingerprint store says so, with its collision bound."""
     got = ", ".join(result.violated) or "ok"
     want = ", ".join(result.expected) or "ok"
+    caveat = fingerprint_caveat(result)
+    caveat = f" ({caveat})" if caveat else ""
     if result.status == "pass":
-        return got
+        return got + caveat
     if result.status == "inconclusive":
         return f"{got} so far (expected {want})"
-    return f"{got} (expected {want})"
+    return f"{got} (expected {want}){caveat}"
+
+
+def fingerprint_caveat(result: Result) -> str:
+    """What a verdict found on 64-bit fingerprints rests on ('' for the exact store)."""
+    p = result.stats.collision_probability
+    if result.stats.store != "fingerprint" or p is None:
+        return ""
+    return f"64-bit fingerprint store: a hash collision may have hidden a state, probability <= {p:.2g}"
 
 
 def text(results: list[Result], out: IO[str], *, quiet: bool = False, timing: bool = True) -> None:
@@ -124,7 +135,11 @@ def _race(f) -> dict:
 def _result(r: Result, timing: bool) -> dict:
     stats = {"states": r.stats.states, "transitions": r.stats.transitions,
              "seconds": round(r.stats.seconds, 3) if timing else None, "reduction": r.stats.reduction,
-             "symmetry": r.stats.symmetry}
+             "symmetry": r.stats.symmetry, "store": r.stats.store,
+             "store_bytes_per_state": round(r.stats.bytes_per_state, 1)}
+    if r.stats.store == "fingerprint":
+        stats["fingerprint_bits"] = 64
+        stats["collision_probability"] = r.stats.collision_probability
     doc = {
         "spec": r.spec,
         "params": dict(r.params),

@@ -334,6 +334,13 @@ class Stats:
     state_digest: str | None = None  # order-independent digest of the explored states (Options.state_digest)
     reduction: str | None = None  # "partial-order" when the search was reduced, else None
     symmetry: str | None = None  # the symmetry whose orbits were stored ("rotation of the 5 ranks"), else None
+    store: str = "exact"  # the visited-state store: "exact", or "fingerprint" (64-bit, checker/store.py)
+    store_bytes: int = 0  # bytes held for the stored states (packed states or fingerprints, links)
+    collision_probability: float | None = None  # fingerprint store: bound on P(a collision hid a state)
+
+    @property
+    def bytes_per_state(self) -> float:
+        return self.store_bytes / self.states if self.states else 0.0
 
     def reductions(self) -> str:
         """The reductions the search used, as the summary line says them."""

@@ -35,31 +35,32 @@ def walk_to(system, ex: Exploration, target: int, last: int | None = None) -> tu
     sym = ex.symmetry
     out = []
     if sym is None:
-        for a, b in zip(path, path[1:]):
-            step = system.step(ex.states[a], ex.label[b])
-            if step is None or step.next != ex.states[b]:
+        state = ex.initial
+        for b in path[1:]:
+            step = system.step(state, ex.label[b])
+            if step is None or ex.index(step.next) != b:
                 raise AssertionError("a stored predecessor link is not a step")
             out.append(step)
-        state = ex.states[target] if target >= 0 else system.initial()[0]
+            state = step.next
         if last is not None:
             out.append(system.step(state, last))
         return out, state
     state = system.initial()[0]
     rep, k = sym.canon_k(state)
-    if target >= 0 and rep != ex.states[0]:
+    if rep != ex.initial:
         raise AssertionError("the stored initial state is not the initial state's representative")
     rho = -k
-    for a, b in zip(path, path[1:]):
-        step = system.step(ex.states[a], ex.label[b])
-        rep, k = sym.canon_k(step.next) if step is not None else (None, 0)
-        if step is None or rep != ex.states[b]:
+    for b in path[1:]:
+        step = system.step(rep, ex.label[b])
+        nxt, k = sym.canon_k(step.next) if step is not None else (None, 0)
+        if step is None or ex.index(nxt) != b:
             raise AssertionError("a stored predecessor link is not a step")
-        concrete = _renamed_step(system, sym, state, ex.states[a], step, rho)
+        concrete = _renamed_step(system, sym, state, rep, step, rho)
         out.append(concrete)
-        state = concrete.next
+        state, rep = concrete.next, nxt
         rho -= k
     if last is not None:
-        out.append(_renamed_step(system, sym, state, ex.states[target], system.step(ex.states[target], last), rho))
+        out.append(_renamed_step(system, sym, state, rep, system.step(rep, last), rho))
     return out, state
 
 

@@ -26,6 +26,7 @@ States are opaque outside model/: use the accessors of System. Inside, a State h
 from __future__ import annotations
 
 import bisect
+import functools
 from typing import NamedTuple
 
 from model import compile as C
@@ -48,6 +49,7 @@ _NOTIFY, _WAIT, _TEST, _RESET, _LAUNCH, _JOIN, _BARRIER = range(10, 17)
 _LOAD, _STORE, _FETCH_ADD, _CAS, _COPY, _ACCESS, _WAIT_EVENT, _TEST_EVENT, _FENCE = range(17, 26)
 _CHOOSE, _BLOCK_BARRIER = 26, 27
 _VISIBLE = _NOTIFY
+_MAY_MOVE, _JOINT = "may move", "joint"  # guards of System.successors
 
 
 def block_barrier(r: int) -> int:
@@ -70,6 +72,9 @@ class State(NamedTuple):
     ghost: tuple
     launches: tuple
     hb: tuple = ()  # happens-before (model/hb.py), only for programs with buffers
+
+
+_new_state = functools.partial(tuple.__new__, State)  # State(*fields) without the Python-level __new__
 
 
 class Fault(NamedTuple):
@@ -127,6 +132,9 @@ class Step(NamedTuple):
     accesses: tuple = ()  # data accesses (model.hb.Access)
 
 
+_new_step = functools.partial(tuple.__new__, Step)
+
+
 class Process(NamedTuple):
     kind: str  # "host" | "kernel" | "hosts" (the joint barrier step)
     rank: int | None
@@ -173,10 +181,17 @@ class System:
         self._instrs = {True: program.host.instrs, False: program.kernel.instrs}
         self._test_events = any(isinstance(x, ir.TestEvent) for c in (program.host, program.kernel) for x in c.instrs)
         self._block_barriers = any(isinstance(x, ir.BlockBarrier) for x in program.kernel.instrs)
+        self._host_barriers = self.R > 0 and any(isinstance(x, ir.HostBarrier) for x in program.host.instrs)
         self._keep = {True: self._keeps(program.host, "host"), False: self._keeps(program.kernel, "kernel")}
         self._resume: dict = {}
         self._signals: dict = {}
         self._evaluated: dict = {}
+        self._guards: dict = {}
+        self._entry_objects: dict = {}  # see _shared
+        self._token_memo: dict = {}  # memo of _tokens: (slot, launch offset, entries of the rank's readers)
+        self._starts: dict = {}  # memo of a launch: (kernel slot, launch number) -> (first entry, events)
+        self._drops: dict = {}  # memo of _settle: (process, entry) -> (its reader bit, slots it can no longer read)
+        self._ranks = tuple(range(self.R)) + tuple(r for r in range(self.R) for _ in range(self.B))
         self._ghost_setup()
         self.track_launches = program.uses_launch_id or bool(self.G)
         self.D = program.data_per_rank
@@ -348,6 +363,15 @@ class System:
 
     def _tokens(self, procs: tuple, launches: tuple, writer_launch: int, r: int, g: int) -> int:
         """The readers on rank r a notification of launch `writer_launch` into ghost slot g is for."""
+        off = writer_launch - (launches[r] - 1)
+        base = self.R + r * self.B
+        key = (g, off, procs[r], procs[base: base + self.B] if off == 0 else None)
+        t = self._token_memo.get(key)
+        if t is None:
+            t = self._token_memo[key] = self._tokens_of(procs, launches, writer_launch, r, g)
+        return t
+
+    def _tokens_of(self, procs: tuple, launches: tuple, writer_launch: int, r: int, g: int) -> int:
         t = 0
         if (self._may(r, procs[r]) >> g) & 1:
             t = 1
@@ -379,14 +403,17 @@ class System:
 
     def _settle(self, ghost: tuple, procs: tuple, movers) -> tuple:
         """Drop the tokens of the processes in `movers` that can no longer read their slot."""
+        drops = self._drops
         for i in movers:
-            lo, hi = self._grange[self.rank_of(i)]
-            if lo == hi:
-                continue
-            bit = self._bit(i)
-            may = self._may(i, procs[i])
-            for g in range(lo, hi):
-                if ghost[g] & bit and not (may >> g) & 1:
+            key = (i, procs[i])
+            gone = drops.get(key)
+            if gone is None:  # the ghost slots of its rank that process i can no longer read
+                lo, hi = self._grange[self.rank_of(i)]
+                may = self._may(i, procs[i])
+                gone = drops[key] = (self._bit(i), tuple(g for g in range(lo, hi) if not (may >> g) & 1))
+            bit = gone[0]
+            for g in gone[1]:
+                if ghost[g] & bit:
                     ghost = ghost[:g] + (ghost[g] & ~bit,) + ghost[g + 1:]
         return ghost
 
@@ -470,25 +497,123 @@ class System:
 
     def successors(self, state) -> list[Step]:
         """Every enabled step."""
-        procs = state[0]
+        procs, sig = state[0], state[1]
+        launches = state[3]
+        ranks = self._ranks
+        guards = self._guards
+        signals = self._signals
+        G = self.G
         out = []
         for i, p in enumerate(procs):
-            if p is not None and p[1] >= 0:
-                s = self._step(state, i, p)
-                if s is not None:
-                    out.append(s)
-                    if self._test_events and s.instr.__class__ is ir.TestEvent and self._event_pending(p, s.instr):
-                        out.append(self._step(state, i, p, alt=1))
-                    elif s.instr.__class__ is ir.Choose and s.events[0].__class__ is Chosen:
-                        op = self._ops[i < self.R][p[0]]
-                        lo, hi = self._bounds(i, op, p[2], self.ctx_of(i, state[3]))
-                        out += [self._step(state, i, p, alt=k) for k in range(1, hi - lo + 1)]
-        if self.R and all(p is not None and p[1] >= 0 and self._ops[True][p[0]][0] == _BARRIER
-                          for p in procs[: self.R]):
+            if p is None or p[1] < 0:
+                continue
+            key = (i, p, launches[ranks[i]]) if launches else (i, p)
+            g = guards.get(key)
+            if g is None:
+                g = guards[key] = self._guard(i, p, launches)
+            if g is not _MAY_MOVE:
+                if g is _JOINT:
+                    continue
+                k = g[0]
+                if k == _WAIT:
+                    pos, value, holds = g[1], g[2], g[3]
+                    v = sig[pos]
+                    if not holds(v, value):
+                        continue  # blocked at a wait that fails on this value
+                    if g[4] is not None:  # a one-element wait that completes
+                        reads = ((pos, v, value, True),)
+                        ghost = self._seen(state[2], i, reads) if G else state[2]
+                        out.append(self._moved(state, i, g[4], g[5], sig, ghost, reads, (), g[6]))
+                        continue
+                elif k == _NOTIFY:
+                    pos, value = g[1], g[2]
+                    old = sig[pos]
+                    new = value if g[3] else old + value
+                    if INT32_MIN <= new <= INT32_MAX:
+                        nsig = sig[:pos] + (new,) + sig[pos + 1:]
+                        nsig = signals.setdefault(nsig, nsig)
+                        if G:
+                            ghost, events = self._notified(state, i, g[5], state[2], pos, old, new, g[3], g[4].span)
+                            events += g[6]
+                        else:
+                            ghost, events = state[2], g[6]
+                        out.append(self._moved(state, i, g[4], g[5], nsig, ghost, (), ((pos, old, new),), events))
+                        continue
+                elif any(procs[g[1]: g[2]]):
+                    continue  # a launch whose blocks have not all returned
+            s = self._step(state, i, p)
+            if s is not None:
+                out.append(s)
+                if self._test_events and s.instr.__class__ is ir.TestEvent and self._event_pending(p, s.instr):
+                    out.append(self._step(state, i, p, alt=1))
+                elif s.instr.__class__ is ir.Choose and s.events[0].__class__ is Chosen:
+                    op = self._ops[i < self.R][p[0]]
+                    lo, hi = self._bounds(i, op, p[2], self.ctx_of(i, state[3]))
+                    out += [self._step(state, i, p, alt=k) for k in range(1, hi - lo + 1)]
+        if self._host_barriers and all(p is not None and p[1] >= 0 and self._ops[True][p[0]][0] == _BARRIER
+                                       for p in procs[: self.R]):
             out.append(self._barrier(state))
         if self._block_barriers:
             out += [self._block_barrier(state, r) for r in range(self.R) if self._at_block_barrier(procs, r)]
         return out
+
+    def _guard(self, i: int, p, launches):
+        """What the step of process i at entry p is, as far as it does not depend on the
+        signals: _JOINT (it only moves in a joint barrier step); (_JOIN, lo, hi) for a launch
+        blocked while kernel slots lo..hi-1 run; (_WAIT, position, operand, holds, instr,
+        entry, events) for a wait blocked unless that comparison holds (instr None: one of
+        several elements, or with clocks: _step builds the step); (_NOTIFY, position, value,
+        is_set, instr, entry, events); else _MAY_MOVE (_step decides). Depends only on i, p and
+        the kernel's launch number (the key it is memoized under): the entry after a visible
+        step does not depend on the signals, except for a TTEST's result (left to _step)."""
+        pc, idx = p[0], p[1]
+        is_host = i < self.R
+        op = self._ops[is_host][pc]
+        k = op[0]
+        if k in (_BARRIER, _BLOCK_BARRIER):
+            return _JOINT
+        if k == _JOIN:
+            base = self.R + i * self.B
+            return (_JOIN, base, base + self.B)
+        fast = not self.clocks and not self.lines  # steps built here, not by _step
+        if k == _NOTIFY and fast:
+            instr = self._instrs[is_host][pc]
+            ctx = self.ctx_of(i, launches)
+            try:
+                rank, offs, value = self._operands(i, pc, op, p[2], ctx)
+            except ModelError:
+                return _MAY_MOVE  # the step is a fault
+            if not INT32_MIN <= value <= INT32_MAX:
+                return _MAY_MOVE
+            pos = (self.rank_of(i) if rank is None else rank) * self.E + instr.view.signal.offset + offs[0]
+            entry, events = self._continue(i, pc, p[2], ctx)
+            return (_NOTIFY, pos, value, op[3], instr, entry, events)
+        if k != _WAIT:
+            return _MAY_MOVE
+        instr = self._instrs[is_host][pc]
+        ctx = self.ctx_of(i, launches)
+        try:
+            positions, value = self._own(i, pc, op, instr, p[2], ctx, "TWAIT")
+        except ModelError:
+            return _MAY_MOVE  # the step is a fault
+        if not INT32_MIN <= value <= INT32_MAX or not positions:
+            return _MAY_MOVE
+        if len(positions) == 1:
+            if fast:
+                entry, events = self._continue(i, pc, p[2], ctx)
+                return (_WAIT, positions[0], value, op[3], instr, entry, events)
+            return (_WAIT, positions[0], value, op[3], None)
+        if not self.atomic_waits and idx == 0:
+            return (_WAIT, positions[0], value, op[3], None)
+        return _MAY_MOVE
+
+    def _moved(self, state, i, instr, entry, sig, ghost, reads, writes, events) -> Step:
+        """The step of process i to `entry` (what _finish builds, for a program without clocks)."""
+        procs = state[0]
+        procs = procs[:i] + (entry,) + procs[i + 1:]
+        if ghost:
+            ghost = self._settle(ghost, procs, (i,))
+        return _new_step((i, instr, _new_state((procs, sig, ghost, state[3], ())), reads, writes, events, i, ()))
 
     def _at_block_barrier(self, procs, r: int) -> bool:
         """Whether every block of rank r's launch stands at a block_barrier."""
@@ -515,7 +640,7 @@ class System:
         new = list(procs)
         for r in range(self.R):
             pc, _, L = procs[r]
-            new[r] = self._run(r, pc + 1, list(L), (r, 0, 0), events)
+            new[r] = self._shared(self._run(r, pc + 1, list(L), (r, 0, 0), events))
         new = tuple(new)
         if self.G:
             ghost = self._settle(ghost, new, range(self.R))
@@ -530,7 +655,7 @@ class System:
         blocks = range(self.R + r * self.B, self.R + (r + 1) * self.B)
         for k in blocks:
             pc, _, L = procs[k]
-            new[k] = self._run(k, pc + 1, list(L), self.ctx_of(k, launches), events)
+            new[k] = self._shared(self._run(k, pc + 1, list(L), self.ctx_of(k, launches), events))
         new = tuple(new)
         if self.G:
             ghost = self._settle(ghost, new, blocks)
@@ -595,6 +720,10 @@ class System:
             hb = self.clocks.finish(hb, i, self.rank_of(i))
         return Step(i, instr, State(procs, sig, ghost, launches, hb), reads, writes, events,
                     i if label is None else label, accesses)
+
+    def _shared(self, entry):
+        """One object per distinct process entry (states share them; the store finds them by id)."""
+        return self._entry_objects.setdefault(entry, entry)
 
     def _continue(self, i, pc, L, ctx):
         """The entry after a visible step: the local statements after it run (memoized)."""
@@ -778,15 +907,16 @@ class System:
         if reads[0][3]:
             if idx + 1 < len(positions):
                 hb = self.clocks.pend(state.hb, i, pos) if self.clocks else ()
-                return self._finish(state, i, instr, (pc, idx + 1, L), sig, self._seen(ghost, i, reads),
-                                    launches, reads, (), (), hb)
+                entry = self._shared((pc, idx + 1, L))
+                return self._finish(state, i, instr, entry, sig, self._seen(ghost, i, reads), launches, reads, (), (),
+                                    hb)
             return self._completed(state, i, instr, op, pc, L, ctx, reads, True)
         if is_wait:
             if idx == 0:
                 return None  # the failed read changes nothing: the wait is blocked
             hb = self.clocks.settle_pass(state.hb, i, False) if self.clocks else ()
-            return self._finish(state, i, instr, (pc, 0, L), sig, self._seen(ghost, i, reads), launches, reads, (),
-                                (), hb)
+            entry = self._shared((pc, 0, L))
+            return self._finish(state, i, instr, entry, sig, self._seen(ghost, i, reads), launches, reads, (), (), hb)
         return self._completed(state, i, instr, op, pc, L, ctx, reads, False)
 
     def _seen(self, ghost: tuple, i: int, reads: tuple) -> tuple:
@@ -969,8 +1099,14 @@ class System:
         events: list = []
         for b in range(self.B):
             k = self.R + r * self.B + b
-            new[k] = self._run(k, 0, [0] * kernel.nslots, (r, b, launch_id), events)
-        new[r] = (pc + 1, 0, L)
+            start = self._starts.get((k, launch_id))
+            if start is None:  # the block's first local statements, the same at every launch of that number
+                first: list = []
+                entry = self._run(k, 0, [0] * kernel.nslots, (r, b, launch_id), first)
+                start = self._starts[(k, launch_id)] = (entry, tuple(first))
+            new[k] = start[0]
+            events += start[1]
+        new[r] = self._shared((pc + 1, 0, L))
         new = tuple(new)
         if launches:
             launches = launches[:r] + (launches[r] + 1,) + launches[r + 1:]

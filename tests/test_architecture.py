@@ -34,7 +34,10 @@ def test_model_knows_nothing_of_the_checker():
 
 def test_explorer_knows_only_the_model_interface():
     deps = {m for m in imports(ROOT / "checker" / "explore.py") if m.startswith(("checker", "model"))}
-    assert deps <= {"model.system", "checker.result"}  # the model's interface, and plain result data
+    # the model's interface, plain result data, and the visited-state store
+    assert deps <= {"model.system", "checker.result", "checker.store"}
+    store = {m for m in imports(ROOT / "checker" / "store.py") if m.startswith(("checker", "model"))}
+    assert store <= {"model.system"}  # the store packs States and knows nothing else
 
 
 def test_reporters_see_only_results():

@@ -152,6 +152,7 @@ class Reduction:
         self._instrs = (code.instrs, an.codes["kernel"].instrs)
         self.reduced = 0  # states where a proper subset was kept
         self._refined: dict = {}  # (rank, block, launch id, pc, locals) -> _Future from there
+        self._ways: dict = {}  # (block, launch id, pc, locals) -> the wait it surely reaches, or None
         self._cur: dict = {}  # per state: process -> its _Future from where it stands
 
     def _future(self, j: int, entry, launches) -> _Future:
@@ -319,15 +320,34 @@ class Reduction:
                      s.analysis.future_reads(kind, r, b, lid, entry[0], entry[2]) if m & g)
 
     def _must_wait(self, k: int, entry, launches, values) -> tuple | None:
-        """(elements, the instructions' writes on the way) of the wait that block k surely
-        reaches from `entry` before it can return or stop, and that cannot pass at the current
+        """(elements, the Sets' elements on the way) of the wait that block k surely reaches
+        from `entry` before it can return or stop, and that cannot pass at the current
         `values` for the operand it will have; None when there is no such wait. The way there
-        is followed on k's own locals, through assignments, branches, jumps, fences and Sets of
-        one element, none of which may fault (a block that stops returns as well)."""
+        (`_way_to_wait`, cached per entry) is followed on k's own locals."""
+        r = (k - self.R) // self.B
+        lid = launches[r] - 1 if launches else 0
+        key = (k, lid, entry[0], entry[2])
+        plan = self._ways.get(key, False)
+        if plan is False:
+            if len(self._ways) > 200_000:
+                self._ways.clear()
+            plan = self._ways[key] = self._way_to_wait(k, lid, entry)
+        if plan is None:
+            return None
+        m, written, cmp, c = plan
+        holds = COMPARE[cmp]
+        positions = list(_bits(m))
+        if any(holds(values[q], c) for q in positions) if len(positions) > 1 else holds(values[positions[0]], c):
+            return None
+        return m, written
+
+    def _way_to_wait(self, k: int, lid: int, entry) -> tuple | None:
+        """(elements, Sets' elements on the way, cmp, operand) of the TWAIT of own elements that
+        block k surely reaches from `entry`, through assignments, branches, jumps, fences and
+        Sets of one element, none of which may fault (a block that stops returns as well)."""
         r, b = divmod(k - self.R, self.B)
         s = self.system
         an = s.analysis
-        lid = launches[r] - 1 if launches else 0
         ctx = an.ctx("kernel", r, b, lid if s.program.uses_launch_id else 0)
         code = an.codes["kernel"]
         pc, L = entry[0], list(entry[2])
@@ -343,12 +363,7 @@ class Reduction:
                 operand = A.evaluate(ins.value, env, ctx)
                 if m == 0 or operand is A.TOP or len(operand) != 1 or m & written:
                     return None
-                (c,) = operand
-                holds = COMPARE[ins.cmp]
-                if all(holds(values[q], c) for q in _bits(m)) or (len(list(_bits(m))) > 1 and
-                                                                 any(holds(values[q], c) for q in _bits(m))):
-                    return None
-                return m, written
+                return m, written, ins.cmp, next(iter(operand))
             if cls is ir.Assign:
                 if A.can_fault(ins.value):
                     return None

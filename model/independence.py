@@ -153,6 +153,7 @@ class Reduction:
         self.reduced = 0  # states where a proper subset was kept
         self._refined: dict = {}  # (rank, block, launch id, pc, locals) -> _Future from there
         self._ways: dict = {}  # (block, launch id, pc, locals) -> the wait it surely reaches, or None
+        self._standing: dict = {}  # (process, entry, next entry, launch counts) -> `_still_touched`
         self._cur: dict = {}  # per state: process -> its _Future from where it stands
 
     def _future(self, j: int, entry, launches) -> _Future:
@@ -457,21 +458,36 @@ class Reduction:
         # read, unless it is a plain step after which it may still read them just as before
         m_now = self.kinds[i].m[pc]  # the system's own marks are per pc (System._may)
         if m_now and not barrier and len(sts) == 1:
-            # per element: the step leaves the judgement of an overwrite of q as it was when
-            # the TWAIT/TTEST i may still execute on q (with their operands) are unchanged and
-            # i still counts as a reader of q (the marks stay)
-            before = self._reader(i, state[0][i], state[3])
             nxt = sts[0].next[0][i]
-            if before is not None:
-                after = self._reader(i, nxt, sts[0].next[3]) if nxt is not None else ()
-                still = self.kinds[i].m[nxt[0]] if nxt is not None and nxt[1] >= 0 else 0
-                if after is not None:
-                    keep = 0
-                    for q in _bits(m_now):
-                        if not (still >> q) & 1 or [x[1:] for x in before if (x[0] >> q) & 1] != \
-                                [x[1:] for x in after if (x[0] >> q) & 1]:
-                            keep |= 1 << q
-                    m_now = keep
+            r = i if i < self.R else (i - self.R) // self.B
+            key = (i, state[0][i], nxt, state[3][r] if state[3] else 0, sts[0].next[3][r] if state[3] else 0)
+            hit = self._standing.get(key)
+            if hit is None:
+                if len(self._standing) > 200_000:
+                    self._standing.clear()
+                hit = self._standing[key] = self._still_touched(i, m_now, state[0][i], state[3], nxt,
+                                                                sts[0].next[3])
+            m_now = hit
+        return (w_up, w_down, w_nop, w_set, w_any, r_up, r_down, r_any, barrier, m_now, l_now)
+
+    def _still_touched(self, i: int, m_now: int, entry, launches, nxt, next_launches) -> int:
+        """Of the ghost elements `m_now` that process i may read at `entry`, those whose
+        overwrite its step to `nxt` may judge differently. Per element: the judgement of an
+        overwrite of q stays as it was when the TWAIT/TTEST i may still execute on q (with
+        their operands) are unchanged and i still counts as a reader of q (the marks stay)."""
+        before = self._reader(i, entry, launches)
+        if before is None:
+            return m_now
+        after = self._reader(i, nxt, next_launches) if nxt is not None else ()
+        if after is None:
+            return m_now
+        still = self.kinds[i].m[nxt[0]] if nxt is not None and nxt[1] >= 0 else 0
+        keep = 0
+        for q in _bits(m_now):
+            if not (still >> q) & 1 or [x[1:] for x in before if (x[0] >> q) & 1] != \
+                    [x[1:] for x in after if (x[0] >> q) & 1]:
+                keep |= 1 << q
+        return keep
         return (w_up, w_down, w_nop, w_set, w_any, r_up, r_down, r_any, barrier, m_now, l_now)
 
     def _reads_of(self, j: int, pc: int, written: int):

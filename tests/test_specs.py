@@ -49,6 +49,14 @@ def test_lost_notification_names_the_unread_write(monkeypatch):
     assert "flag@1: 1 -> 1 (same value)" in text
 
 
+def test_readme_getting_started_output_is_real(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    readme = (ROOT / "README.md").read_text()
+    shown = readme.split("sigproof check specs/all_to_all_barrier.sig\n```\n\n```\n", 1)[1].split("```", 1)[0]
+    code, text = output("specs/all_to_all_barrier.sig", "text")
+    assert code == 0 and shown.replace(", 0.03 s\n", "\n") == text
+
+
 def test_readme_counterexample_is_real_output():
     readme = (ROOT / "README.md").read_text()
     shown = readme.split("$ sigproof check specs/bug_ring_eq_overrun.sig\n", 1)[1].split("```", 1)[0]

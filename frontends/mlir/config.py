@@ -7,9 +7,7 @@ are integers. Unknown keys are errors, so a typo is never silently ignored.
 
 from __future__ import annotations
 
-import tomllib
-from pathlib import Path
-
+from frontends.config import Schema
 from frontends.cpp.errors import ExtractError, Loc
 
 KEYS: dict[str, tuple[tuple[type, ...], str]] = {
@@ -32,13 +30,7 @@ KEYS: dict[str, tuple[tuple[type, ...], str]] = {
 LIST_KEYS = ("rank", "nranks", "block", "nblocks", "windows", "check")
 
 
-def validate(cfg: dict, where: Loc | None, file: str) -> dict:
-    for key, value in cfg.items():
-        if key not in KEYS:
-            raise ExtractError(where, f"unknown config key {key!r} for an MLIR kernel (known: {', '.join(sorted(KEYS))})", file)
-        types = KEYS[key][0]
-        if (isinstance(value, bool) and bool not in types) or not isinstance(value, types):
-            raise ExtractError(where, f"config key {key!r} takes {KEYS[key][1]}, not {value!r}", file)
+def _values(cfg: dict, where: Loc | None, file: str) -> None:
     for key in ("signals", "values"):
         for k, v in cfg.get(key, {}).items():
             if isinstance(v, bool) or not isinstance(v, int):
@@ -47,44 +39,11 @@ def validate(cfg: dict, where: Loc | None, file: str) -> dict:
         if not (isinstance(v, list) and len(v) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in v)
                 and v[0] <= v[1]):
             raise ExtractError(where, f"config bounds.{k} must be [lo, hi] with integers lo <= hi, not {v!r}", file)
-    out = dict(cfg)
-    for key in LIST_KEYS:
-        if isinstance(out.get(key), str):
-            out[key] = [out[key]]
-    return out
 
 
-def _merge(base: dict, top: dict) -> dict:
-    out = dict(base)
-    for k, v in top.items():
-        out[k] = {**out[k], **v} if isinstance(v, dict) and isinstance(out.get(k), dict) else v
-    return out
-
-
-def from_file(path: Path) -> dict:
-    shown = path.as_posix()
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise ExtractError(None, f"cannot read {shown}: {e.strerror}", shown) from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise ExtractError(None, f"bad TOML: {e}", shown) from None
-    return validate(data.get("extract", data), Loc(shown, 1, 1, 1, 1), shown)
+SCHEMA = Schema(KEYS, LIST_KEYS, what=" for an MLIR kernel", extra=_values)
+validate, from_file = SCHEMA.validate, SCHEMA.from_file
 
 
 def resolve(given: dict | None, kernel_path: str, pragmas: list[tuple[str, Loc]]) -> dict:
-    if given is None:
-        toml = Path(kernel_path).parent / "sigproof.toml"
-        top = from_file(toml) if toml.is_file() else {}
-    else:
-        top = validate(dict(given), None, "<config>")
-    if top.get("pragmas", True) is False:
-        return top
-    cfg: dict = {}
-    for line, loc in pragmas:
-        try:
-            one = tomllib.loads(line)
-        except tomllib.TOMLDecodeError as e:
-            raise ExtractError(loc, f"bad sigproof pragma ({e}); write `// sigproof: key = value`") from None
-        cfg = _merge(cfg, validate(one, loc, loc.file))
-    return _merge(cfg, top)
+    return SCHEMA.resolve(given, kernel_path, pragmas)[0]

@@ -20,7 +20,7 @@ from frontends.cpp import config as config_mod
 from frontends.cpp import sym as S
 from frontends.cpp.errors import ExtractError, Loc
 from frontends.cpp.interp import Interp, norm
-from frontends.cpp.skeleton import Line, Printer, prune
+from frontends.cpp.skeleton import Line, Printer, drop_unused_params, prune, texts
 from frontends.cpp.source import Function, Index, declarator_name, load, snippet
 from frontends.cpp.sym import LEVEL_NAMES, Sym
 
@@ -304,7 +304,7 @@ def _assemble(interp: Interp, kernel: Function, cfg: dict, stmts: list, launch_b
             extra = [(loc, t.replace("sized 1 to cover", "a scalar, which covers")) for loc, t in extra]
         notes.extend(extra)
         sig_decls.append((f"signal {info.name}{dims};", info))
-    _drop_unused_params(interp, stmts, [t for t, _ in sig_decls])
+    drop_unused_params(interp, stmts, [t for t, _ in sig_decls])
     host_lines, host_notes = _host(cfg, interp, kloc)
     notes.extend(host_notes)
     for loc, text in notes:
@@ -351,27 +351,6 @@ def _assemble(interp: Interp, kernel: Function, cfg: dict, stmts: list, launch_b
                                    *(LEVEL_NAMES[s.levels[k]] for k in ("signal", "index", "peer", "value", "opcmp")))
                           for s in interp.sites.values()), key=lambda c: (c.file, c.line, c.col)))
     return Extraction(text, smap, assumptions, sites, kernel.name, kloc)
-
-
-def _texts(stmts: list):
-    for st in stmts:
-        if isinstance(st, Line):
-            yield st.text
-        else:
-            yield st.head
-            yield from _texts(st.body)
-            yield from _texts(st.orelse or [])
-
-
-def _drop_unused_params(interp: Interp, stmts: list, decls: list[str]) -> None:
-    """A param the pruned skeleton never reads is left out, with its assumption."""
-    used = set(re.findall(r"[A-Za-z_]\w*", " ".join([*_texts(stmts), *decls])))
-    for pname in list(interp.params):
-        if pname not in used:
-            del interp.params[pname]
-            for note in interp.param_notes.get(pname, []):
-                if note in interp.assumptions:
-                    interp.assumptions.remove(note)
 
 
 def _scalar(stmts: list, pattern, name: str) -> None:

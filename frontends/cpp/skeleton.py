@@ -115,3 +115,26 @@ class Printer:
                 self.add(pad + "} else {", s.loc)
                 self.body(s.orelse, depth + 1)
             self.add(pad + "}", None)
+
+
+def texts(stmts: list):
+    """Every line of a skeleton's statements (heads of blocks included)."""
+    for st in stmts:
+        if isinstance(st, Line):
+            yield st.text
+        else:
+            yield st.head
+            yield from texts(st.body)
+            yield from texts(st.orelse or [])
+
+
+def drop_unused_params(interp, stmts: list, decls: list[str]) -> None:
+    """A param the pruned skeleton never reads is left out, with its assumption (`interp`:
+    either frontend's interpreter, with `params`, `param_notes` and `assumptions`)."""
+    used = set(re.findall(r"[A-Za-z_]\w*", " ".join([*texts(stmts), *decls])))
+    for pname in list(interp.params):
+        if pname not in used:
+            del interp.params[pname]
+            for note in interp.param_notes.get(pname, []):
+                if note in interp.assumptions:
+                    interp.assumptions.remove(note)

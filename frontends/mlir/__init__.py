@@ -18,7 +18,7 @@ from pathlib import Path
 from frontends.cpp import Assumption, CallSite, Extraction, SourceMapEntry
 from frontends.cpp import sym as S
 from frontends.cpp.errors import ExtractError, Loc
-from frontends.cpp.skeleton import Block, Line, Printer, prune
+from frontends.cpp.skeleton import Block, Line, Printer, drop_unused_params, prune, texts
 from frontends.cpp.sym import LEVEL_NAMES
 from frontends.mlir import config as config_mod
 from frontends.mlir.interp import Interp, SignalInfo
@@ -177,7 +177,7 @@ def _assemble(interp: Interp, module: Module, kernel: Func, cfg: dict, stmts: li
         if note:
             notes.append((info.loc, note))
         decls.append((f"signal {info.name}{dims};", info))
-    _drop_unused_params(interp, stmts, [d for d, _ in decls])
+    drop_unused_params(interp, stmts, [d for d, _ in decls])
     host = _host(cfg, interp, kloc, notes)
     for loc, text in notes:
         interp.assume(loc, text)
@@ -219,26 +219,6 @@ def _assemble(interp: Interp, module: Module, kernel: Func, cfg: dict, stmts: li
                           for s in interp.sites), key=lambda c: (c.file, c.line, c.col)))
     sites = tuple(dict.fromkeys(sites))  # a helper called twice is one call site
     return Extraction(text, smap, assumptions, sites, kernel.name, kloc)
-
-
-def _texts(stmts: list):
-    for st in stmts:
-        if isinstance(st, Line):
-            yield st.text
-        else:
-            yield st.head
-            yield from _texts(st.body)
-            yield from _texts(st.orelse or [])
-
-
-def _drop_unused_params(interp: Interp, stmts: list, decls: list[str]) -> None:
-    used = set(re.findall(r"[A-Za-z_]\w*", " ".join([*_texts(stmts), *decls])))
-    for pname in list(interp.params):
-        if pname not in used:
-            del interp.params[pname]
-            for note in interp.param_notes.get(pname, []):
-                if note in interp.assumptions:
-                    interp.assumptions.remove(note)
 
 
 def _scalar(stmts: list, indexed: str, name: str) -> None:

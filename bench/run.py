@@ -60,6 +60,7 @@ CASES = (
     _case("epoch 3 launches N=3", "specs/epoch_counter.sig", N=3, L=3),
     _case("epoch 3 launches N=4", "specs/epoch_counter.sig", N=4, L=3),
     _case("epoch 3 launches N=5", "specs/epoch_counter.sig", N=5, L=3, long=True),
+    _case("epoch 3 launches N=8", "specs/epoch_counter.sig", N=8, L=3, long=True),
     _case("counter Set N=5 BFS", "specs/bug_counter_set_instead_of_add.sig", N=5),
     _case("counter Set N=7 BFS", "specs/bug_counter_set_instead_of_add.sig", N=7, long=True),
     _case("counter Set N=5 DFS ff", "bench/specs/counter_set_no_expect.sig", "dfs-ff", N=5),
@@ -70,6 +71,7 @@ CASES = (
     _case("field: SYNCALL 8x4", "specs/field/syncall.sig", N=8, B=4, K=3),
     _case("field: epoch barrier N=4", "specs/field/epoch_barrier.sig", N=4, L=3),
     _case("field: epoch barrier N=5", "specs/field/epoch_barrier.sig", N=5, L=3, long=True),
+    _case("field: epoch barrier N=8", "specs/field/epoch_barrier.sig", N=8, L=3, long=True),
 )
 
 

@@ -12,6 +12,10 @@
 - Future reads: from a concrete local state, every TWAIT/TTEST the process may still
   execute (TTEST outcomes taken both ways, every wait assumed to complete), with the
   elements it reads and the values its comparison operand can take.
+- Rising elements: those whose value never decreases (every write a Set by the blocks of
+  one rank, one value per launch, never smaller than the launch before), and among them
+  those no overwrite can lose (read only by GE / GT); the launches a host can make, counted
+  on its concrete code.
 
 Element sets are integer bitmasks over global positions (rank * elems_per_rank + offset).
 """
@@ -394,6 +398,13 @@ def view_positions(view: ir.View, env: tuple, ctx: dict, own_rank: int, nranks: 
     return mask
 
 
+def _bits(mask: int):
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
 @dataclass(frozen=True)
 class Footprint:
     reads: int  # bitmask of positions
@@ -413,6 +424,8 @@ class Analysis:
         self._envs: dict = {}
         self._reachable_reads: dict = {}
         self._future: dict = {}
+        self._launch_bound: dict = {}
+        self._rising: int | None = None
 
     def ctx(self, kind: str, rank: int, block: int = 0, launch_id: int | None = None) -> dict:
         if kind == "host":
@@ -556,10 +569,7 @@ class Analysis:
             while work:
                 q, L = work.pop()
                 ins = code.instrs[q]
-                cls = ins.__class__
-                if cls is ir.Return:
-                    continue
-                if cls in (ir.Wait, ir.Test):
+                if ins.__class__ in (ir.Wait, ir.Test):
                     env = tuple(frozenset((x,)) for x in L)
                     if ins.view.at is not None and one(ins.view.at, L) != frozenset((rank,)):
                         continue  # a read of another rank's copy (or an unknown one): an error, it stops
@@ -571,53 +581,167 @@ class Analysis:
                         continue  # the read surely faults: the process stops
                     key = (q, m)
                     found[key] = found.get(key, frozenset()) | v
-                    if cls is ir.Test:
-                        for bit in (0, 1):
-                            go(q + 1, L[:ins.dest] + (bit,) + L[ins.dest + 1:])
-                    else:
-                        go(q + 1, L)
-                elif cls is ir.Assign:
-                    v = one(ins.value, L)
-                    if v is None:
-                        return None
-                    if v:
-                        go(q + 1, L[:ins.slot] + (next(iter(v)),) + L[ins.slot + 1:])
-                elif cls is ir.Branch:
-                    v = one(ins.cond, L)
-                    if v is None:
-                        return None
-                    if v:
-                        go(q + 1 if next(iter(v)) else ins.target, L)
-                elif cls is ir.Jump:
-                    go(ins.target, L)
-                elif cls is ir.Choose:
-                    lo, hi = one(ins.lo, L), one(ins.hi, L)
-                    if lo is None or hi is None:
-                        return None
-                    if lo and hi:
-                        a, b = next(iter(lo)), next(iter(hi))
-                        if b - a + 1 > CAP:
-                            return None
-                        for x in range(a, b + 1):
-                            go(q + 1, L[:ins.slot] + (x,) + L[ins.slot + 1:])
-                elif cls in (ir.Load, ir.FetchAdd, ir.Cas, ir.TestEvent):
-                    return None  # the local it sets is not known here
-                elif cls is ir.Assert:
-                    v = one(ins.cond, L)
-                    if v is None:
-                        return None
-                    if v and next(iter(v)):
-                        go(q + 1, L)  # (a failed assert stops the process)
-                elif isinstance(ins, ir.SIGNAL_INSTRS):  # a write: it stops the process if it names nothing
-                    env = tuple(frozenset((x,)) for x in L)
-                    if view_positions(ins.view, env, ctx, rank, p.nranks, p.elems_per_rank):
-                        go(q + 1, L)
-                else:  # fences, launch, barriers, data statements, observe: go on
-                    go(q + 1, L)
+                nexts = self._concrete_next(code, ctx, rank, q, L)
+                if nexts is None:
+                    return None
+                for nxt in nexts:
+                    go(*nxt)
         except OverflowError:
             return None
         return tuple((m, code.instrs[q].cmp, values, code.instrs[q].span)
                      for (q, m), values in sorted(found.items(), key=lambda kv: kv[0]))
+
+    def launch_bound(self, rank: int, budget: int = 4096) -> int | None:
+        """The most launches host `rank` can make: its code followed on concrete locals as in
+        `_concrete_next`, counting launches. None when a local becomes unknown or the run
+        passes `budget` points (a launch on a loop that need not end does)."""
+        if rank in self._launch_bound:
+            return self._launch_bound[rank]
+        code = self.codes["host"]
+        ctx = self.ctx("host", rank)
+        start = (0, (0,) * code.nslots, 0)
+        seen, work, most = {start}, [start], 0
+        while work:
+            q, L, n = work.pop()
+            most = max(most, n)
+            if len(seen) > budget:
+                most = None
+                break
+            nexts = self._concrete_next(code, ctx, rank, q, L)
+            if nexts is None:
+                most = None
+                break
+            count = n + (code.instrs[q].__class__ is ir.Launch)
+            for q2, L2 in nexts:
+                if (q2, L2, count) not in seen:
+                    seen.add((q2, L2, count))
+                    work.append((q2, L2, count))
+        self._launch_bound[rank] = most
+        return most
+
+    def rising(self) -> int:
+        """The elements whose value never decreases, as a bitmask. An element qualifies when
+        every write to it is a TNOTIFY Set by the kernel blocks of one rank, and the values
+        those Sets write in launch number l form one value v(l) (over every block and every
+        Set), with init <= v(0) <= v(1) <= ... over the launches that host can make. The
+        launches of a rank run one after another (a launch returns only when all its blocks
+        have), so the element holds init, then v(l) of each launch in turn."""
+        if self._rising is not None:
+            return self._rising
+        p = self.program
+        code = self.codes["kernel"]
+        bad = writer = 0
+        owner: dict = {}  # position -> the rank whose kernel writes it
+        for kind, r, b in self.contexts():
+            for ins, fp in zip(self.codes[kind].instrs, self.footprints(kind, r, b)):
+                if not fp.writes:
+                    continue
+                if kind == "host" or not (isinstance(ins, ir.Notify) and ins.op == ir.SET):
+                    bad |= fp.writes
+                    continue
+                for q in _bits(fp.writes):
+                    if owner.setdefault(q, r) != r:
+                        bad |= 1 << q
+                writer |= fp.writes
+        cand = writer & ~bad
+        values: dict = {}  # (position, launch id) -> the values its Sets write in that launch
+        for k in sorted({owner[q] for q in _bits(cand)}):
+            mine = sum(1 << q for q in _bits(cand) if owner[q] == k)
+            bound = self.launch_bound(k) if p.uses_launch_id else 1
+            if bound is None:
+                cand &= ~mine
+                continue
+            for lid in range(bound):
+                for b in range(p.nblocks):
+                    ctx = self.ctx("kernel", k, b, lid)
+                    envs = interpret(code, ctx, 0, (frozenset((0,)),) * code.nslots, self._faults(ctx, k))
+                    for ins, env in zip(code.instrs, envs):
+                        if env is None or not isinstance(ins, ir.Notify):
+                            continue
+                        m = view_positions(ins.view, env, ctx, k, p.nranks, p.elems_per_rank) & mine
+                        if not m:
+                            continue
+                        v = evaluate(ins.value, env, ctx)
+                        for q in _bits(m):
+                            if v is TOP:
+                                cand &= ~(1 << q)
+                            else:
+                                values.setdefault((q, lid), set()).update(v)
+        for q in _bits(cand):
+            old = self._init(q)
+            for lid in range(self.launch_bound(owner[q]) if p.uses_launch_id else 1):
+                vs = values.get((q, lid), ())
+                if len(vs) > 1 or (vs and min(vs) < old):
+                    cand &= ~(1 << q)
+                    break
+                if vs:
+                    old = min(vs)
+        self._rising = cand
+        return cand
+
+    def never_lost(self) -> int:
+        """The elements whose notifications no overwrite can lose: rising ones (`rising`) read
+        only by GE / GT waits and tests. An overwrite replaces a value with a larger one,
+        and a comparison that the old value satisfied, the new one satisfies as well."""
+        other = 0
+        for kind, r, b in self.contexts():
+            for ins, fp in zip(self.codes[kind].instrs, self.footprints(kind, r, b)):
+                if fp.reads and ins.cmp not in ("GE", "GT"):
+                    other |= fp.reads
+        return self.rising() & ~other
+
+    def _init(self, q: int) -> int:
+        p = self.program
+        off = q % p.elems_per_rank
+        for sig in p.signals:
+            if sig.offset <= off < sig.offset + sig.size:
+                return sig.init
+        raise AssertionError(q)
+
+    def _concrete_next(self, code: ir.Code, ctx: dict, rank: int, q: int, L: tuple):
+        """The (pc, locals) after instruction q run on the concrete locals L: both outcomes of
+        a TTEST, every value of a choice, every wait taken as completing, nothing where it
+        surely stops (a fault, a failed assert, a return); None when a local it sets or
+        tests is not known here (a LOAD, a choice over more than CAP values, ...)."""
+        p = self.program
+        ins = code.instrs[q]
+        cls = ins.__class__
+
+        def one(e):
+            v = evaluate(e, tuple(frozenset((x,)) for x in L), ctx)
+            return None if v is TOP or len(v) > 1 else v  # an empty set: the process stops here
+
+        if cls is ir.Return:
+            return ()
+        if cls is ir.Test:
+            return tuple((q + 1, L[:ins.dest] + (bit,) + L[ins.dest + 1:]) for bit in (0, 1))
+        if cls is ir.Assign:
+            v = one(ins.value)
+            return None if v is None else tuple((q + 1, L[:ins.slot] + (x,) + L[ins.slot + 1:]) for x in v)
+        if cls is ir.Branch:
+            v = one(ins.cond)
+            return None if v is None else tuple((q + 1 if x else ins.target, L) for x in v)
+        if cls is ir.Jump:
+            return ((ins.target, L),)
+        if cls is ir.Choose:
+            lo, hi = one(ins.lo), one(ins.hi)
+            if lo is None or hi is None:
+                return None
+            if not (lo and hi):
+                return ()
+            a, b = next(iter(lo)), next(iter(hi))
+            if b - a + 1 > CAP:
+                return None
+            return tuple((q + 1, L[:ins.slot] + (x,) + L[ins.slot + 1:]) for x in range(a, b + 1))
+        if cls in (ir.Load, ir.FetchAdd, ir.Cas, ir.TestEvent):
+            return None  # the local it sets is not known here
+        if cls is ir.Assert:
+            v = one(ins.cond)
+            return None if v is None else (((q + 1, L),) if v and next(iter(v)) else ())  # a failed assert stops
+        if isinstance(ins, ir.SIGNAL_INSTRS) and cls is not ir.Wait:  # it stops the process if it names nothing
+            env = tuple(frozenset((x,)) for x in L)
+            return ((q + 1, L),) if view_positions(ins.view, env, ctx, rank, p.nranks, p.elems_per_rank) else ()
+        return ((q + 1, L),)  # a completed wait, fences, launch, barriers, data statements, observe: go on
 
     def _abstract_reads(self, kind, rank, block, launch_id, pc, locals_):
         code = self.codes[kind]

@@ -107,6 +107,9 @@ class Reduction:
         for p in s.ghost_positions:
             self.ghost |= 1 << p
         an = s.analysis
+        # elements whose value never decreases (model/analysis.py `rising`), outside the ghost:
+        # a Set of one is an increase (or changes nothing), like an AtomicAdd of a value >= 0
+        self.rising = an.rising() & ~self.ghost
         self._fut = {}
         kernel_union = {}
         for kind, r, b in an.contexts():
@@ -219,7 +222,9 @@ class Reduction:
                 lo, hi = (None, None) if values is A.TOP or not values else (min(values), max(values))
                 f.info[pc] = (fp.reads, ins.cmp, lo, hi, mono, values)
             w_up = w_down = fp.writes
-            if isinstance(ins, ir.Notify) and ins.op != ir.SET and env is not None:
+            if isinstance(ins, ir.Notify) and ins.op == ir.SET:
+                w_up &= ~self.rising
+            elif isinstance(ins, ir.Notify) and env is not None:
                 values = A.evaluate(ins.value, env, ctx)
                 if values is not A.TOP and values:
                     if min(values) >= 0:
@@ -430,6 +435,8 @@ class Reduction:
                             w_any |= bit
                     elif bit & ghost and state[2][self.system._gidx[q]]:
                         w_any |= bit  # it replaces a notification some reader has not read
+                    elif bit & self.rising and new > old:
+                        w_up |= bit
                     else:
                         w_set |= bit
                 elif bit & ghost:

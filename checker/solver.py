@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import z3
-
 TIMEOUT_MS = 10_000
 
 
@@ -29,6 +27,8 @@ def distinguishing_operand(cmp: str, intervals: tuple[tuple[int, int], ...], old
     """An operand value v in `intervals` with `old cmp v` and not `new cmp v`, or None."""
     if not intervals:
         return None
+    import z3  # here, not at the top: most checks never ask (a tenth of a second at start-up)
+
     v = z3.Int("operand")
     solver = z3.Optimize()  # the smallest witness, so that reports do not depend on z3's search
     solver.set("timeout", TIMEOUT_MS)

@@ -151,6 +151,27 @@ def test_dead_locals_and_the_restricted_ghost_are_a_quotient(text):
         reject()
 
 
+@settings(FAST, max_examples=200)
+@given(specs())
+def test_the_quick_test_that_every_state_can_finish_is_the_graph_search(text):
+    """`stuck_states` skips scipy when a plain search finds that every state can finish; the
+    answer must be the one of the scipy search it then does not run."""
+    import checker.properties as P
+
+    program = compile_text(text)
+    system = System(program)
+    ex = explore(system, Monitor(system, expected=(), clean_exit=False, fail_fast=False), max_states=4000)
+    if ex.stop is not None:
+        reject()
+    quick = P.stuck_states(system, ex)
+    small, P.SMALL_GRAPH = P.SMALL_GRAPH, -1  # the scipy search only
+    try:
+        assert P.stuck_states(system, ex) == quick
+    finally:
+        P.SMALL_GRAPH = small
+    assert (quick == []) == P._every_state_can_finish(ex)
+
+
 # ---------------------------------------------------------------- the reference itself, on known verdicts
 
 KNOWN = {

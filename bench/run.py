@@ -72,6 +72,7 @@ CASES = (
     _case("field: epoch barrier N=4", "specs/field/epoch_barrier.sig", N=4, L=3),
     _case("field: epoch barrier N=5", "specs/field/epoch_barrier.sig", N=5, L=3, long=True),
     _case("field: epoch barrier N=8", "specs/field/epoch_barrier.sig", N=8, L=3, long=True),
+    _case("field: DeepEP barrier_block N=8", "specs/field/deepep_barrier.sig", N=8),
 )
 
 

@@ -426,6 +426,7 @@ class Analysis:
         self._future: dict = {}
         self._launch_bound: dict = {}
         self._rising: int | None = None
+        self._bounded: int | None = None
 
     def ctx(self, kind: str, rank: int, block: int = 0, launch_id: int | None = None) -> dict:
         if kind == "host":
@@ -678,6 +679,105 @@ class Analysis:
                     old = min(vs)
         self._rising = cand
         return cand
+
+    def bounded_adds(self) -> int:
+        """The elements every write of which is a TNOTIFY AtomicAdd and whose value stays
+        within int32 in every run, as a bitmask. Each process's code is followed on its
+        concrete locals (`_concrete_next`, every launch of a kernel in turn) and every add that
+        can reach an element is summed, the positive and the negative ones apart; an add that
+        can run again and again (it lies on a cycle of that walk) gives no bound. No add to
+        such an element can overflow, so any two of them commute."""
+        if self._bounded is not None:
+            return self._bounded
+        p = self.program
+        adds = other = 0
+        for kind, r, b in self.contexts():
+            for ins, fp in zip(self.codes[kind].instrs, self.footprints(kind, r, b)):
+                if isinstance(ins, ir.Notify) and ins.op == ir.ATOMIC_ADD:
+                    adds |= fp.writes
+                else:
+                    other |= fp.writes
+        cand = adds & ~other
+        up: dict = {}
+        down: dict = {}
+        runs = []  # (kind, rank, block, launch id or None, how many times that run happens)
+        for r in range(p.nranks if cand else 0):
+            runs.append(("host", r, 0, None, 1))
+            n = self.launch_bound(r)
+            if n is None:
+                runs.append(("kernel", r, -1, None, None))
+                continue
+            for b in range(p.nblocks):
+                if p.uses_launch_id:
+                    runs += [("kernel", r, b, lid, 1) for lid in range(n)]
+                elif n:
+                    runs.append(("kernel", r, b, 0, n))
+        for kind, r, b, lid, times in runs:
+            if not cand:
+                break
+            if times is None:  # launches without a bound: none of what this rank's kernel adds to
+                for bb in range(p.nblocks):
+                    cand &= ~sum(fp.writes for fp in self.footprints("kernel", r, bb))
+                continue
+            hits = self._adds_of_one_run(kind, r, b, lid, cand)
+            if hits is None:
+                cand &= ~sum(fp.writes for fp in self.footprints(kind, r, max(b, 0)))
+                continue
+            for q, (plus, minus) in hits.items():
+                up[q] = up.get(q, 0) + plus * times
+                down[q] = down.get(q, 0) + minus * times
+        for q in list(_bits(cand)):
+            init = self._init(q)
+            if init + up.get(q, 0) > ir.INT32_MAX or init - down.get(q, 0) < ir.INT32_MIN:
+                cand &= ~(1 << q)
+        self._bounded = cand
+        return cand
+
+    def _adds_of_one_run(self, kind: str, rank: int, block: int, lid, cand: int) -> dict | None:
+        """position -> (sum of the positive, of the negative adds) one run of the process may
+        make to the elements `cand` (2**32 for an add that may repeat without bound); None when
+        the walk passes 4096 points or a local becomes unknown."""
+        import networkx as nx  # only for programs whose counters get both signs of add
+
+        code = self.codes[kind]
+        ctx = self.ctx(kind, rank, block, lid)
+        p = self.program
+        start = (0, (0,) * code.nslots)
+        g = nx.DiGraph()
+        g.add_node(start)
+        work = [start]
+        while work:
+            q, L = node = work.pop()
+            nexts = self._concrete_next(code, ctx, rank, q, L)
+            if nexts is None or g.number_of_nodes() > 4096:
+                return None
+            for nxt in nexts:
+                if nxt not in g:
+                    work.append(nxt)
+                g.add_edge(node, nxt)
+        looping = set()
+        for scc in nx.strongly_connected_components(g):
+            if len(scc) > 1 or any(g.has_edge(n, n) for n in scc):
+                looping |= scc
+        out: dict = {}
+        for node in g:
+            q, L = node
+            ins = code.instrs[q]
+            if not (isinstance(ins, ir.Notify) and ins.op == ir.ATOMIC_ADD):
+                continue
+            env = tuple(frozenset((x,)) for x in L)
+            m = view_positions(ins.view, env, ctx, rank, p.nranks, p.elems_per_rank) & cand
+            if not m:
+                continue
+            v = evaluate(ins.value, env, ctx)
+            if v is TOP or node in looping:  # no bound on what it adds: beyond any int32
+                plus = minus = 2 ** 32
+            else:
+                plus, minus = max(max(v, default=0), 0), max(-min(v, default=0), 0)
+            for x in _bits(m):
+                a, b = out.get(x, (0, 0))
+                out[x] = (a + plus, b + minus)
+        return out
 
     def never_lost(self) -> int:
         """The elements whose notifications no overwrite can lose: rising ones (`rising`) read

@@ -110,6 +110,8 @@ class Reduction:
         # elements whose value never decreases (model/analysis.py `rising`), outside the ghost:
         # a Set of one is an increase (or changes nothing), like an AtomicAdd of a value >= 0
         self.rising = an.rising() & ~self.ghost
+        # elements written only by AtomicAdds that can never overflow: any two adds commute
+        self.bounded_adds = an.bounded_adds()
         self._fut = {}
         kernel_union = {}
         for kind, r, b in an.contexts():
@@ -554,7 +556,7 @@ class Reduction:
             f, pc = kinds[j], procs[j][0]
             fut[j] = (f.rw[pc], f.w[pc], f.s[pc], f.r_up[pc], f.r_down[pc], f.w_up[pc], f.w_down[pc], f.lg[pc])
         need_cache: dict[int, tuple] = {}
-        up_only, down_only, same_set = self.up_only, self.down_only, self.same_set
+        up_only, down_only, same_set, bounded = self.up_only, self.down_only, self.same_set, self.bounded_adds
 
         def stuck(h: int, i: int) -> bool:
             """Whether host h is inside `launch` with a block that cannot return before process
@@ -599,7 +601,7 @@ class Reduction:
                     rw, w, s, fr_up, fr_down, fw_up, fw_down, lg = fut[j]
                     if ((w_any & (rw | lg))                                  # an arbitrary write: anything
                             or (l_now & s & ~same_set)                           # a launch: later overwrites
-                            or (w_up & w & ~up_only) or (w_down & w & ~down_only)  # adds: other writes
+                            or ((w_up & ~up_only) | (w_down & ~down_only)) & w & ~bounded  # adds: other writes
                             or (w_nop & (w | (fr_up & fr_down)))                 # a write of the same value
                             or (r_any & w) or (r_up & fw_up) or (r_down & fw_down)  # reads: writes that matter
                             or (m_now & s & ~same_set)                           # a reader: later overwrites

@@ -26,6 +26,7 @@ BROKEN = {
                              "TWAIT(done[(rank + i) % nranks], launch_id * C + c + 2, GE);"),
     "syncall.sig": ("TWAIT(cores, k * nblocks, GE);", "TWAIT(cores, k * nblocks + 1, GE);"),
     "epoch_barrier.sig": ("TWAIT(epoch[p], e, GE);", "TWAIT(epoch[p], e, EQ);"),
+    "deepep_barrier.sig": ("TWAIT(sig[p], 0, LE);", "TWAIT(sig[p], 0, EQ);"),
 }
 
 

@@ -1,4 +1,6 @@
-"""Elements that only grow (model/analysis.py `rising`, `never_lost`, `launch_bound`).
+"""Facts about signal elements that the ghost and the reduction rely on (model/analysis.py).
+
+Elements that only grow (`rising`, `never_lost`, `launch_bound`):
 
 An element whose every write is a Set by the blocks of one rank, with one value per launch
 that never decreases from launch to launch, only grows; read only by GE/GT it can lose no
@@ -7,6 +9,9 @@ its Sets as increases. Each test below changes one thing the proof relies on and
 the analysis then refuses, and that the verdict, reduced or not, is the reference's.
 The random differential tests (tests/test_reduction.py, tests/test_differential.py) cover
 the same facts on generated protocols, about 40% of which have such an element.
+
+Counters written only by AtomicAdds that can never overflow (`bounded_adds`): any two of
+their adds commute, whatever their signs (DeepEP's barrier_block adds +TAG and -TAG).
 """
 
 from __future__ import annotations
@@ -157,3 +162,80 @@ kernel {
     assert a.rising() == 1 << program.elems_per_rank  # flag on rank 1
     ref, reduced, plain = verdicts(program)
     assert ref == reduced == plain == set()
+
+
+BARRIER = """
+protocol deepep;
+param N = 3;
+ranks N;
+signal sig[N] INIT;
+check clean_exit;
+host { for (int l = 0; l < 2; l++) { launch; } }
+kernel {
+    for (int k = 0; k < 2; k++) {
+        for (int i = 0; i < nranks; i++) {
+            TNOTIFY(sig[i] @ rank, 1024, AtomicAdd);
+            SUB
+        }
+        for (int i = 0; i < nranks; i++) {
+            TWAIT(sig[i], 0, CMP);
+        }
+    }
+}
+"""
+
+
+def barrier(cmp="LE", init="", sub="TNOTIFY(sig[rank] @ i, -1024, AtomicAdd);", n=3):
+    return compile_text(BARRIER.replace("N = 3", f"N = {n}").replace("CMP", cmp).replace("INIT", init).replace("SUB", sub))
+
+
+def everything(program) -> int:
+    return (1 << (program.nranks * program.elems_per_rank)) - 1
+
+
+def test_the_counters_of_a_deepep_barrier_cannot_overflow_and_their_adds_commute():
+    program = barrier()
+    assert Analysis(program).bounded_adds() == everything(program)
+    ref, reduced, plain = verdicts(program)
+    assert ref == reduced == plain == set()
+    small = check_program(program, "t.sig", Options(symmetry=False))
+    full = check_program(program, "t.sig", Options(por=False, symmetry=False))
+    assert small.stats.states * 10 < full.stats.states, (small.stats.states, full.stats.states)
+
+
+def test_an_eq_wait_on_those_counters_deadlocks_reduced_or_not():
+    ref, reduced, plain = verdicts(barrier(cmp="EQ", n=2))
+    assert ref == reduced == plain and "deadlock" in ref
+
+
+@pytest.mark.parametrize("why, change", [
+    ("it starts next to INT32_MAX", dict(init="= 2147481599")),
+    ("a Set writes it too", dict(sub="TNOTIFY(sig[rank] @ i, 0, Set);")),
+])
+def test_counters_that_may_overflow_or_are_not_only_added_to_get_no_bound(why, change):
+    program = barrier(**change, n=2)
+    assert Analysis(program).bounded_adds() != everything(program), why
+    ref, reduced, plain = verdicts(program)
+    assert ref == reduced == plain, why
+
+
+def test_an_add_that_repeats_while_a_test_fails_has_no_bound():
+    program = compile_text("""
+protocol spin_add;
+ranks 2;
+signal c;
+signal go;
+kernel {
+    if (rank == 0) {
+        while (!TTEST(go, 1, EQ)) {
+            TNOTIFY(c @ 1, 1, AtomicAdd);
+        }
+    } else {
+        TNOTIFY(go @ 0, 1, Set);
+    }
+}
+""")
+    a = Analysis(program)
+    c_on_1 = 1 << program.elems_per_rank  # c is the first signal
+    assert a._adds_of_one_run("kernel", 0, 0, 0, c_on_1)[program.elems_per_rank][0] > 2**31
+    assert a.bounded_adds() & c_on_1 == 0

@@ -27,6 +27,7 @@ BROKEN = {
     "syncall.sig": ("TWAIT(cores, k * nblocks, GE);", "TWAIT(cores, k * nblocks + 1, GE);"),
     "epoch_barrier.sig": ("TWAIT(epoch[p], e, GE);", "TWAIT(epoch[p], e, EQ);"),
     "deepep_barrier.sig": ("TWAIT(sig[p], 0, LE);", "TWAIT(sig[p], 0, EQ);"),
+    "vllm_allreduce.sig": ("TWAIT(end[block][p], flag, GE);", "TWAIT(end[block][p], flag + 1, GE);"),
 }
 
 

@@ -426,7 +426,7 @@ class Analysis:
         self._future: dict = {}
         self._launch_bound: dict = {}
         self._rising: int | None = None
-        self._bounded: int | None = None
+        self._bounded: dict = {}
 
     def ctx(self, kind: str, rank: int, block: int = 0, launch_id: int | None = None) -> dict:
         if kind == "host":
@@ -680,15 +680,16 @@ class Analysis:
         self._rising = cand
         return cand
 
-    def bounded_adds(self) -> int:
+    def bounded_adds(self, among: int = -1) -> int:
         """The elements every write of which is a TNOTIFY AtomicAdd and whose value stays
         within int32 in every run, as a bitmask. Each process's code is followed on its
         concrete locals (`_concrete_next`, every launch of a kernel in turn) and every add that
         can reach an element is summed, the positive and the negative ones apart; an add that
         can run again and again (it lies on a cycle of that walk) gives no bound. No add to
-        such an element can overflow, so any two of them commute."""
-        if self._bounded is not None:
-            return self._bounded
+        such an element can overflow, so any two of them commute. Only the elements of `among`
+        are considered (the walks cost time)."""
+        if among in self._bounded:
+            return self._bounded[among]
         p = self.program
         adds = other = 0
         for kind, r, b in self.contexts():
@@ -697,7 +698,7 @@ class Analysis:
                     adds |= fp.writes
                 else:
                     other |= fp.writes
-        cand = adds & ~other
+        cand = adds & ~other & among
         up: dict = {}
         down: dict = {}
         runs = []  # (kind, rank, block, launch id or None, how many times that run happens)
@@ -730,7 +731,7 @@ class Analysis:
             init = self._init(q)
             if init + up.get(q, 0) > ir.INT32_MAX or init - down.get(q, 0) < ir.INT32_MIN:
                 cand &= ~(1 << q)
-        self._bounded = cand
+        self._bounded[among] = cand
         return cand
 
     def _adds_of_one_run(self, kind: str, rank: int, block: int, lid, cand: int) -> dict | None:

@@ -110,8 +110,6 @@ class Reduction:
         # elements whose value never decreases (model/analysis.py `rising`), outside the ghost:
         # a Set of one is an increase (or changes nothing), like an AtomicAdd of a value >= 0
         self.rising = an.rising() & ~self.ghost
-        # elements written only by AtomicAdds that can never overflow: any two adds commute
-        self.bounded_adds = an.bounded_adds()
         self._fut = {}
         kernel_union = {}
         for kind, r, b in an.contexts():
@@ -143,6 +141,9 @@ class Reduction:
         everything = (1 << (s.R * s.E)) - 1
         self.up_only = everything & ~self._not_up if commute_adds else 0
         self.down_only = everything & ~self._not_down if commute_adds else 0
+        # elements written only by AtomicAdds that can never overflow: any two adds commute
+        # (asked only of those whose adds do not commute already)
+        self.bounded_adds = an.bounded_adds(everything & ~(self.up_only | self.down_only))
         # elements every write of which is a Set of one and the same constant: such Sets commute
         # with each other, and the element never holds an unread notification that one of them
         # replaces (it changes value once, from its initial value, before anything is pending)

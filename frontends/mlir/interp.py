@@ -135,6 +135,7 @@ class Interp:
         # what this run proved: {origin: {(role, loc)}}; see docs/frontends.md, "What resolves fully"
         self.proofs: dict[tuple, set] = {}
         self.tables: dict[str, str] = {}   # pointer argument (without %) -> its type text
+        self.named_tables: set[str] = set()  # window tables by name or config: rank r's base at slot r
         self.out: list[list] = [[]]
         self.params: dict[str, tuple[int, str, Loc | None]] = {}
         self.param_keys: dict[str, Sym] = {}
@@ -237,6 +238,7 @@ class Interp:
             bare = name.lstrip("%")
             if bare.lower() in self.windows or bare in self.windows:
                 env[name] = ("windows", bare)
+                self.named_tables.add(bare)
                 continue
             if _is_pointer(ty):
                 env[name] = Ptr(self.signal(bare, loc), S.num(0), None, loc)
@@ -434,11 +436,15 @@ class Interp:
 
         The difference of two window bases added to a pointer into the own window reaches rank
         p's copy only when the base subtracted is the own rank's: the idiom means `frm` is the
-        own rank (plus the first window slot of the table, the same constant in both).
+        own rank. In a window table (by name or config) rank r's base is slot r; in another
+        64-bit table only at the CommContext's window slots (4 + r, 68 + r). A subtracted slot
+        that is not one value of its own plus that first slot proves nothing.
         """
         lin_to, lin_frm = S.linear(off.to), S.linear(off.frm)
         base = lin_frm.get((), 0) if lin_frm is not None else 0
         rest = {m: c for m, c in (lin_frm or {}).items() if m != ()}
+        if base not in ((0,) if off.table in self.named_tables else COMMCTX_WINDOW_SLOTS):
+            rest, base = {}, 0
         peer = off.to
         if base and lin_to is not None:
             lin_to = dict(lin_to)

@@ -32,6 +32,7 @@ VERDICTS = {
     "ring_pipeline": [],
     "bug_counter_set": ["deadlock"],
     "bug_wrong_count": ["deadlock"],
+    "ctx_barrier": [],
 }
 HEAD = "module {\n  func.func @k(%f: !pto.ptr<i32>, %rank: i32) {\n"
 TAIL = "    return\n  }\n}\n"
@@ -331,3 +332,111 @@ def test_same_input_same_output_byte_for_byte():
         proc = subprocess.run([sys.executable, "-m", "frontends.mlir", kernel("counter_barrier")], cwd=ROOT, env=env,
                               capture_output=True, text=True)
         assert proc.returncode == 0 and proc.stdout == extract([kernel("counter_barrier")]).sig_text
+
+
+# ---------------------------------------------------------------- what resolves fully, and why
+
+IDIOM = ("    %c0 = arith.constant 0 : index\n    %c1 = arith.constant 1 : index\n    %c4 = arith.constant 4 : i64\n"
+         "    %v = arith.constant 1 : i32\n    %me = arith.index_cast {own} : i32 to index\n"
+         "    %p = arith.constant 1 : index\n"
+         "    %to = pto.load_scalar %windows[%p] : !pto.ptr<i64> -> i64\n"
+         "    %from = pto.load_scalar %windows[%me] : !pto.ptr<i64> -> i64\n"
+         "    %bytes = arith.subi %to, %from : i64\n    %elems = arith.divsi %bytes, %c4 : i64\n"
+         "    %d = arith.index_cast %elems : i64 to index\n"
+         "    %r = pto.addptr %f, %d : !pto.ptr<i32> -> !pto.ptr<i32>\n"
+         "    %tv = pto.make_tensor_view %r, shape = [%c1], strides = [%c1] : !pto.tensor_view<1xi32>\n"
+         "    %s = pto.partition_view %tv, offsets = [%c0], sizes = [%c1] : !pto.tensor_view<1xi32> -> "
+         "!pto.partition_tensor_view<1xi32>\n"
+         "    %is0 = arith.cmpi eq, {cond}, %v : i32\n    scf.if %is0 {{\n"
+         "      pto.comm.tnotify(%s, %v : !pto.partition_tensor_view<1xi32>, i32) {{notifyOp = #pto<notify_op set>}}\n"
+         "    }}\n")
+
+
+def idiom_kernel(tmp_path, args: str, own: str, cond: str) -> str:
+    p = tmp_path / "k.pto"
+    p.write_text(f"module {{\n  func.func @k(%f: !pto.ptr<i32>, %windows: !pto.ptr<i64>, {args}) {{\n"
+                 + IDIOM.format(own=own, cond=cond) + TAIL)
+    return p.as_posix()
+
+
+def test_the_window_idiom_proves_the_own_rank_whatever_its_name(tmp_path):
+    ex = extract([idiom_kernel(tmp_path, "%x: i32", "%x", "%x")])
+    assert "if (rank == 1) {\n        TNOTIFY(f @ 1, 1, Set);" in kernel_of(ex.sig_text)
+    assert "param X" not in ex.sig_text and not any("%x" in a.text for a in ex.assumptions)
+    (site,) = ex.call_sites
+    assert site.resolution == "full"
+
+
+def test_a_conventional_name_the_idiom_confirms_is_full_and_says_nothing(tmp_path):
+    ex = extract([idiom_kernel(tmp_path, "%rank: i32", "%rank", "%rank")])
+    assert ex.call_sites[0].resolution == "full"
+    assert not any("conventional name" in a.text for a in ex.assumptions)
+
+
+def test_a_window_subtracted_that_is_no_argument_proves_nothing(tmp_path):
+    # windows[1] - windows[rank + 1]: the idiom's shape, but what is subtracted is not a value of its own
+    p = idiom_kernel(tmp_path, "%rank: i32", "%rank", "%rank")
+    Path(p).write_text(Path(p).read_text().replace(
+        "%me = arith.index_cast %rank : i32 to index", "%mr = arith.index_cast %rank : i32 to index\n"
+        "    %me = arith.addi %mr, %c1 : index"))
+    ex = extract([p])
+    assert any("conventional name" in a.text for a in ex.assumptions)
+    assert any("taken for the own rank's" in a.text and a.line == 15 for a in ex.assumptions)
+    assert ex.call_sites[0].peer == "partial" and ex.call_sites[0].resolution == "partial"
+
+
+def test_two_values_shown_as_the_own_rank_are_neither(tmp_path):
+    text = Path(idiom_kernel(tmp_path, "%x: i32, %y: i32", "%x", "%x")).read_text()
+    second = ("    %me2 = arith.index_cast %y : i32 to index\n"
+              "    %from2 = pto.load_scalar %windows[%me2] : !pto.ptr<i64> -> i64\n"
+              "    %bytes2 = arith.subi %to, %from2 : i64\n    %elems2 = arith.divsi %bytes2, %c4 : i64\n"
+              "    %d2 = arith.index_cast %elems2 : i64 to index\n"
+              "    %r2 = pto.addptr %f, %d2 : !pto.ptr<i32> -> !pto.ptr<i32>\n")
+    p = tmp_path / "k.pto"
+    p.write_text(text.replace("    return\n", second + "    return\n"))
+    ex = extract([p.as_posix()])
+    assert any("shows different values as the own rank (%x, %y)" in a.text for a in ex.assumptions)
+    assert "param X = 0;" in ex.sig_text and ex.call_sites[0].resolution != "full"
+
+
+def test_the_config_wins_over_the_idiom_and_says_so(tmp_path):
+    ex = extract([idiom_kernel(tmp_path, "%x: i32, %y: i32", "%x", "%x")], {"rank": "y"})
+    assert any("shows %x as the own rank, but the config says rank = y" in a.text for a in ex.assumptions)
+    assert ex.call_sites[0].resolution != "full"
+
+
+CTX = (CORPUS / "ctx_barrier" / "ctx_barrier.pto").read_text()
+
+
+def test_the_commctx_slots_give_rank_and_rank_count():
+    ex = extract([kernel("ctx_barrier")])
+    assert [c.resolution for c in ex.call_sites] == ["full", "full"]
+    assert "TNOTIFY(arg0[rank] @ arg2, 1, AtomicAdd);" in ex.sig_text
+    assert "arg2 < nranks" in ex.sig_text and "param" not in kernel_of(ex.sig_text)
+
+
+def test_a_table_whose_windows_are_not_where_commctx_has_them_gives_no_rank_count(tmp_path):
+    # the same code with the windows at slot 8: nothing says the table is a CommContext
+    # (or a window table), so slot 2 and its halves are runtime data and the peer an assumption
+    p = tmp_path / "k.pto"
+    p.write_text(CTX.replace("%c4 = arith.constant 4 : index", "%c4 = arith.constant 8 : index"))
+    ex = extract([p.as_posix()])
+    assert "rank" not in kernel_of(ex.sig_text)
+    assert any("taken for the own rank's" in a.text and a.line == 34 for a in ex.assumptions)
+    assert any("runtime data" in a.text and a.line == 18 for a in ex.assumptions)
+    assert all(c.resolution == "none" for c in ex.call_sites)
+
+
+def test_a_slot_2_read_without_the_idiom_is_runtime_data(tmp_path):
+    # no window arithmetic: %arg1[2] is just a word of some table
+    head, _, _ = CTX.partition("    scf.for %arg2")
+    p = tmp_path / "k.pto"
+    p.write_text(head + "    %20 = pto.make_tensor_view %arg0, shape = [%5], strides = [%c1] : !pto.tensor_view<?xi32>\n"
+                 "    %21 = pto.partition_view %20, offsets = [%6], sizes = [%c1] : !pto.tensor_view<?xi32> -> "
+                 "!pto.partition_tensor_view<1xi32>\n"
+                 "    pto.comm.twait(%21, %c1_i32 : !pto.partition_tensor_view<1xi32>, i32) {cmp = #pto<wait_cmp ge>}\n"
+                 "    return\n  }\n}\n")
+    ex = extract([p.as_posix()])
+    assert "rank" not in kernel_of(ex.sig_text).replace("nranks", "")
+    (site,) = ex.call_sites
+    assert site.index == "none"

@@ -52,12 +52,55 @@ def extract(paths: list[str], config: dict | None = None) -> Extraction:
     module = parse(path, text)
     cfg = config_mod.resolve(config, path, module.pragmas)
     kernel = _choose_kernel(module, cfg, path)
-    interp = Interp(module, kernel, cfg)
     try:
-        stmts = prune(interp.run())
+        interp = Interp(module, kernel, cfg)
+        stmts = interp.run()
+        known, notes = _proven(interp, cfg)
+        if known:  # run again with what the code showed, so every use of it is resolved alike
+            interp = Interp(module, kernel, cfg, known)
+            stmts = interp.run()
+        stmts = prune(stmts)
     except RecursionError:
         raise ExtractError(kernel.loc, "the kernel nests too deeply to extract") from None
+    for loc, text in notes:
+        interp.assume(loc, text)
     return _assemble(interp, module, kernel, cfg, stmts)
+
+
+def _origin_text(origin: tuple) -> str:
+    if origin[0] == "arg":
+        return origin[1]
+    _, table, slot, half = origin
+    return f"%{table}[{slot}] ({'low' if half == 'lo' else 'high'} 32 bits)"
+
+
+def _proven(interp: Interp, cfg: dict) -> tuple[dict, list]:
+    """What the first run proved from the code ({origin: role}), and notes on evidence not taken.
+
+    A role shown for two different values, or for a value the config does not name for it,
+    is not taken: the site keeps its config or convention level and the note says why.
+    """
+    known, notes = {}, []
+    for role in ("rank", "nranks"):
+        origins = sorted(o for o, ps in interp.proofs.items() if any(r == role for r, _ in ps))
+        locs = sorted({loc for o in origins for r, loc in interp.proofs[o] if r == role},
+                      key=lambda l: (l.line, l.col))
+        if not origins:
+            continue
+        what = "the own rank" if role == "rank" else "the rank count"
+        if len(origins) > 1:
+            notes += [(loc, f"the window idiom shows different values as {what} "
+                            f"({', '.join(_origin_text(o) for o in origins)}); none is taken from the code")
+                      for loc in locs]
+            continue
+        (origin,) = origins
+        named = [a.lstrip("%") for a in cfg.get(role, [])]
+        if named and not (origin[0] == "arg" and origin[1].lstrip("%") in named):
+            notes += [(loc, f"the window idiom here shows {_origin_text(origin)} as {what}, but the config says "
+                            f"{role} = {', '.join(named)}; the config is followed") for loc in locs]
+            continue
+        known[origin] = role
+    return known, notes
 
 
 def _choose_kernel(module: Module, cfg: dict, path: str) -> Func:

@@ -43,6 +43,12 @@ DATA_PREFIXES = ("pto.t", "pto.comm.t", "pto.alloc", "pto.cmo.", "pto.set_", "pt
                  "pto.sync", "pto.declare", "pto.initialize", "pto.mgather", "pto.mscatter", "pto.get_validshape",
                  "pto.set_validshape", "pto.store_scalar", "pto.print", "pto.trap")
 MAX_DEPTH = 32
+# The runtime's CommContext (pypto include/pypto/codegen/distributed/comm_layout.h, static_asserts
+# on offsetof(::CommContext, ...)), in 8-byte slots: rankId and rankNum share slot 2 (bytes 16
+# and 20: the low and the high 32 bits), windowsIn[] starts at slot 4 (byte 32), windowsOut[]
+# at slot 68 (byte 544).
+COMMCTX_RANK_SLOT = 2
+COMMCTX_WINDOW_SLOTS = (4, 68)
 
 
 @dataclass(frozen=True)
@@ -64,16 +70,34 @@ class View:
 
 @dataclass(frozen=True)
 class WinBase:
-    """The base address of a rank's window, loaded from a window table."""
-    rank: Sym
+    """A 64-bit word loaded from a table: a window base address if the window idiom uses it."""
+    table: str             # the table argument (without %)
+    slot: Sym              # the index loaded (for a named window table: the rank)
+    key: str = ""          # the SSA name of the load (for an Opaque if it is used as an integer)
+    loc: Loc | None = None
 
 
 @dataclass(frozen=True)
 class WinDelta:
-    """windows[a] - windows[b], in bytes / scale elements."""
+    """table[a] - table[b], in bytes / scale elements."""
     to: Sym
     frm: Sym
+    table: str = ""
     scale: int = 1
+
+
+@dataclass(frozen=True)
+class Field:
+    """A constant slot of a 64-bit table (`load_scalar %t[%c2]`), or its low / high 32 bits.
+
+    It is runtime data unless the table is shown to be the runtime's CommContext (see
+    `Interp.commctx`): then slot 2 is (rankId, rankNum).
+    """
+    table: str
+    slot: int
+    half: str              # "word", "lo" (trunci), "hi64" (shrui 32), "hi" (trunci of hi64)
+    key: str
+    loc: Loc
 
 
 @dataclass(frozen=True)
@@ -101,8 +125,17 @@ class Site:
 
 
 class Interp:
-    def __init__(self, module: Module, kernel: Func, cfg: dict):
+    def __init__(self, module: Module, kernel: Func, cfg: dict, known: dict | None = None):
+        """`known`: what an earlier run proved from the code, {origin: role} (see `proofs`)."""
         self.module, self.kernel, self.cfg = module, kernel, cfg
+        self.known: dict[tuple, str] = dict(known or {})
+        # where an integer name of the skeleton came from: {name: {origin}}, an origin being
+        # ("arg", "%rank") or ("field", "ctx", 2, "lo")
+        self.origins: dict[str, set] = {}
+        # what this run proved: {origin: {(role, loc)}}; see docs/frontends.md, "What resolves fully"
+        self.proofs: dict[tuple, set] = {}
+        self.tables: dict[str, str] = {}   # pointer argument (without %) -> its type text
+        self.named_tables: set[str] = set()  # window tables by name or config: rank r's base at slot r
         self.out: list[list] = [[]]
         self.params: dict[str, tuple[int, str, Loc | None]] = {}
         self.param_keys: dict[str, Sym] = {}
@@ -163,6 +196,15 @@ class Interp:
         """An integer Sym for a value; what cannot be followed becomes a param (or a choice)."""
         if isinstance(v, Sym):
             return v
+        if isinstance(v, Field):
+            origin = ("field", v.table, v.slot, v.half)
+            if origin in self.known:
+                return S.name(self.known[origin], FULL)
+            sym = self.integer(Opaque("runtime data (a load from global memory)", v.key, v.loc), op, role)
+            self.origins.setdefault(S.render(sym), set()).add(origin)
+            return sym
+        if isinstance(v, WinBase):
+            return self.integer(Opaque("runtime data (a load from global memory)", v.key, v.loc), op, role)
         if isinstance(v, Opaque):
             hint = f"{v.key.lstrip('%').replace('#', '_')}_{v.loc.line}"
             if v.key.lstrip("%") in self.bounds:
@@ -191,24 +233,33 @@ class Interp:
     def bind_args(self, func: Func) -> dict:
         env: dict = {}
         roles = {k: [a.lstrip("%") for a in self.cfg.get(k, [])] for k in ("rank", "nranks", "block", "nblocks")}
+        proven = set(self.known.values())
         for name, ty, loc in func.args:
             bare = name.lstrip("%")
             if bare.lower() in self.windows or bare in self.windows:
                 env[name] = ("windows", bare)
+                self.named_tables.add(bare)
                 continue
             if _is_pointer(ty):
                 env[name] = Ptr(self.signal(bare, loc), S.num(0), None, loc)
+                self.tables[bare] = ty
                 continue
             role = next((r for r, names in roles.items() if bare in names), None)
+            if ("arg", name) in self.known and role in (None, self.known[("arg", name)]):
+                env[name] = S.name(self.known[("arg", name)], FULL)  # shown by the code (see proofs)
+                continue
             if role is not None:
                 env[name] = S.name(role, PARTIAL)
+                self.origins.setdefault(role, set()).add(("arg", name))
                 continue
             if bare in self.values:
                 env[name] = S.num(int(self.values[bare]), PARTIAL)
                 continue
-            conv = next((r for r, names in CONVENTIONAL.items() if bare.lower() in names and not roles[r]), None)
+            conv = next((r for r, names in CONVENTIONAL.items()
+                         if bare.lower() in names and not roles[r] and r not in proven), None)
             if conv is not None:
                 env[name] = S.name(conv, PARTIAL)
+                self.origins.setdefault(conv, set()).add(("arg", name))
                 self.assume(loc, f"took {name} as {'the own rank' if conv == 'rank' else conv} (a conventional "
                                  f"name; set {conv} = \"{bare}\" in sigproof.toml otherwise)")
                 continue
@@ -220,6 +271,7 @@ class Interp:
             self.assume(loc, f"kernel argument {name} has no known value; modelled as a param {pname} = 0 "
                              f"(set [values] {bare} = N, or sweep it with --sweep {pname}=LO..HI)", pname)
             env[name] = S.name(pname, NONE)
+            self.origins.setdefault(pname, set()).add(("arg", name))
         return env
 
     def signal(self, bare: str, loc: Loc) -> str:
@@ -322,16 +374,20 @@ class Interp:
             raise self.error(op, f"{op.name} takes {arity} operand{'s' if arity > 1 else ''}, not {len(ins)}")
         if res is None:
             return
+        field = self.field_arith(short, ins, op)
+        if field is not None:
+            env[res] = field
+            return
         if any(isinstance(v, Opaque) for v in ins) and short not in CASTS:
             ins = [self.integer(v, op) if isinstance(v, Opaque) else v for v in ins]
         if short in CASTS and len(ins) == 1:
             env[res] = ins[0]
-        elif short == "subi" and all(isinstance(v, WinBase) for v in ins):
-            env[res] = WinDelta(ins[0].rank, ins[1].rank)
+        elif short == "subi" and all(isinstance(v, WinBase) for v in ins) and ins[0].table == ins[1].table:
+            env[res] = WinDelta(ins[0].slot, ins[1].slot, ins[0].table)
         elif short in ("divsi", "divui", "shrui", "shrsi") and isinstance(ins[0], WinDelta) and isinstance(ins[1], Sym) \
                 and S.is_int(ins[1]):
             k = ins[1].args[0] if short.startswith("div") else 1 << ins[1].args[0]
-            env[res] = WinDelta(ins[0].to, ins[0].frm, ins[0].scale * k)
+            env[res] = WinDelta(ins[0].to, ins[0].frm, ins[0].table, ins[0].scale * k)
         elif short in BINARY and len(ins) == 2:
             a, b = (self.integer(v, op) for v in ins)
             if short == "xori" and _is_i1(op):
@@ -359,6 +415,58 @@ class Interp:
         else:
             env[res] = Opaque(f"the result of {op.name}", res, op.loc)
 
+    def field_arith(self, short: str, ins: list, op: Op):
+        """The halves of a table slot: trunci (low 32 bits), shrui by 32 (high), casts; None otherwise."""
+        if not ins or not isinstance(ins[0], Field):
+            return None
+        f = ins[0]
+        if short in CASTS and len(ins) == 1:
+            if short == "trunci" and _to_i32(op):
+                half = {"word": "lo", "hi64": "hi"}.get(f.half)
+                return Field(f.table, f.slot, half, f.key, f.loc) if half else None
+            return f if short in ("index_cast", "index_castui", "extsi", "extui", "bitcast") and f.half != "word" \
+                else None
+        if short in ("shrui", "shrsi") and f.half == "word" and len(ins) == 2 and isinstance(ins[1], Sym) \
+                and S.is_int(ins[1]) and ins[1].args[0] == 32:
+            return Field(f.table, f.slot, "hi64", f.key, f.loc)
+        return None
+
+    def window_idiom(self, off: WinDelta, op: Op) -> Sym:
+        """The rank whose copy `addptr %local, (table[to] - table[frm]) / 4` addresses; records what it proves.
+
+        The difference of two window bases added to a pointer into the own window reaches rank
+        p's copy only when the base subtracted is the own rank's: the idiom means `frm` is the
+        own rank. In a window table (by name or config) rank r's base is slot r; in another
+        64-bit table only at the CommContext's window slots (4 + r, 68 + r). A subtracted slot
+        that is not one value of its own plus that first slot proves nothing.
+        """
+        lin_to, lin_frm = S.linear(off.to), S.linear(off.frm)
+        base = lin_frm.get((), 0) if lin_frm is not None else 0
+        rest = {m: c for m, c in (lin_frm or {}).items() if m != ()}
+        if base not in ((0,) if off.table in self.named_tables else COMMCTX_WINDOW_SLOTS):
+            rest, base = {}, 0
+        peer = off.to
+        if base and lin_to is not None:
+            lin_to = dict(lin_to)
+            lin_to[()] = lin_to.get((), 0) - base
+            peer = S.from_linear({m: c for m, c in lin_to.items() if c}, off.to.level)
+        if len(rest) == 1 and list(rest.values()) == [1] and len(next(iter(rest))) == 1 \
+                and not next(iter(rest))[0].startswith("("):
+            own = next(iter(rest))[0]
+            if own == "rank" and off.frm.level == FULL:
+                return peer
+            for origin in self.origins.get(own, ()):
+                self.proofs.setdefault(origin, set()).add(("rank", op.loc))
+                if origin[0] == "field" and origin[2] == COMMCTX_RANK_SLOT and origin[3] == "lo" \
+                        and base in COMMCTX_WINDOW_SLOTS:
+                    # rankId at slot 2 and the windows at slot 4 (or 68): the table is the CommContext
+                    hi = ("field", origin[1], COMMCTX_RANK_SLOT, "hi")
+                    self.proofs.setdefault(hi, set()).add(("nranks", op.loc))
+            if own == "rank":
+                return peer  # the configured or conventional own rank: as sure as its source
+        self.assume(op.loc, f"the window subtracted here ({S.render(off.frm)}) is taken for the own rank's")
+        return S.with_level(peer, PARTIAL)
+
     # ---------------------------------------------------------------- addresses
 
     def pointer(self, v) -> Ptr:
@@ -378,9 +486,7 @@ class Interp:
             if isinstance(off, WinDelta):
                 if off.scale != 4:
                     raise self.error(op, f"a window offset scaled by {off.scale}: expected bytes / 4 for int32 signals")
-                if not _is_own_rank(off.frm):
-                    self.assume(op.loc, f"the window subtracted here ({S.render(off.frm)}) is taken for the own rank's")
-                env[op.results[0]] = Ptr(src.signal, src.offset, off.to, src.loc)
+                env[op.results[0]] = Ptr(src.signal, src.offset, self.window_idiom(off, op), src.loc)
             else:
                 env[op.results[0]] = Ptr(src.signal, S.binop("+", src.offset, self.integer(off, op, "the offset")),
                                          src.rank, src.loc)
@@ -406,7 +512,17 @@ class Interp:
     def load(self, op: Op, env: dict) -> None:
         src = env.get(op.operands[0]) if op.operands else None
         if isinstance(src, tuple) and src and src[0] == "windows" and len(op.operands) > 1:
-            env[op.results[0]] = WinBase(self.integer(self.get(env, op.operands[1], op), op, "the window's rank"))
+            env[op.results[0]] = WinBase(src[1], self.integer(self.get(env, op.operands[1], op), op, "the window's rank"),
+                                         op.results[0], op.loc)
+            return
+        if isinstance(src, Ptr) and src.rank is None and S.is_int(src.offset) and src.offset.args[0] == 0 \
+                and _elem(self.tables.get(src.signal, "")) in ("i64", "ui64") and len(op.operands) > 1:
+            # a 64-bit table: window bases if the window idiom uses them, else runtime data
+            index = self.get(env, op.operands[1], op)
+            if isinstance(index, Sym) and S.is_int(index):
+                env[op.results[0]] = Field(src.signal, index.args[0], "word", op.results[0], op.loc)
+                return
+            env[op.results[0]] = WinBase(src.signal, self.integer(index, op, "a table index"), op.results[0], op.loc)
             return
         if isinstance(src, (Ptr, View)):
             self.assume(op.loc, f"a plain load of signal {self.signals[self.pointer(src).signal].name} is not a "
@@ -633,6 +749,17 @@ def _is_pointer(ty: str) -> bool:
     t = ty.replace(" ", "")
     return t.startswith(("!pto.ptr<", "!pto.memref<", "memref<", "!pto.tensor_view<", "!pto.global")) or \
         t.startswith("!llvm.ptr")
+
+
+def _elem(ty: str) -> str:
+    """The element type of a pointer type text: i64 of !pto.ptr<i64> or !pto.ptr<i64, gm>."""
+    inner = ty.replace(" ", "").partition("<")[2].rstrip(">")
+    return inner.split(",")[0].split("x")[-1]
+
+
+def _to_i32(op: Op) -> bool:
+    types = [t.text.strip() for t in op.tokens if t.kind == "type"]
+    return bool(types) and types[-1] == "i32"
 
 
 def _is_i1(op: Op) -> bool:

@@ -337,6 +337,9 @@ def _replay(args, stdout: IO[str], stderr: IO[str]) -> int:
     from checker.replay import ReplayError, load_violation, replay
 
     path = spec_files(args.paths)[0]
+    if path.suffix != ".sig":
+        raise UsageError(f"{path.as_posix()}: replay takes a .sig spec; for a kernel, replay the trace of its "
+                         f"skeleton: sigproof extract {path.as_posix()} -o K.sig, then check and replay K.sig")
     try:
         violation, params = load_violation(args.trace, args.property, path.as_posix())
     except ReplayError as e:
@@ -386,8 +389,18 @@ def _verify_certificate(args, stdout: IO[str], stderr: IO[str]) -> int:
 
 def _one_program(args, stderr: IO[str]):
     """The Program of the one spec a subcommand takes (with its -D values), or None after
-    writing its errors."""
+    writing its errors. A C++ or MLIR kernel is extracted first: the Program is its skeleton's
+    (locations are the skeleton's, `KERNEL.cpp.sig:LINE:COL`)."""
+    from checker.kernels import is_kernel, kernel_tasks
+
     path = spec_files(args.paths)[0]
+    if is_kernel(path):
+        tasks, _, _ = kernel_tasks(path, _defines(args.defines))
+        first = tasks[0]
+        if isinstance(first, tuple):
+            return first[0]
+        stderr.write(first.error + "\n")
+        return None
     try:
         return compile_spec(parse(read_spec(path), path.as_posix()), _defines(args.defines))
     except SpecErrors as e:

@@ -257,11 +257,11 @@ def test_extract_takes_helper_files(tmp_path):
 
 # ---------------------------------------------------------------- bad input
 
-@pytest.mark.parametrize("command", ["extract", "check"])
+@pytest.mark.parametrize("command", ["extract", "check", "graph", "export --promela"])
 def test_a_bad_kernel_is_a_clean_error_exit_2(tmp_path, command):
     path = tmp_path / "bad.cpp"
     path.write_text(BAD)
-    code, out, err = sigproof(command, path)
+    code, out, err = sigproof(*command.split(), path)
     assert code == 2
     assert err.startswith(f"{path.as_posix()}:2:39: error: ") and "syntax error" in err, err
     assert "Traceback" not in err and out in ("", '{\n  "results": []\n}\n')
@@ -283,6 +283,25 @@ def test_a_bad_toml_config_cites_its_file(tmp_path):
     bad.write_text("ranks = [\n")
     code, _, err = sigproof("check", kernel("a2a_barrier"), "--config", bad)
     assert code == 2 and err.startswith(f"{bad.as_posix()}:1:1: error: bad TOML")
+
+
+@pytest.mark.parametrize("argv", [["graph"], ["graph", "--format", "graphml"], ["export", "--promela"]])
+def test_graph_and_export_take_a_kernel_as_its_skeleton(tmp_path, argv):
+    skeleton = tmp_path / "k.sig"
+    assert sigproof("extract", kernel("a2a_barrier"), "-o", skeleton)[0] == 0
+    code, out, err = sigproof(*argv, kernel("a2a_barrier"))
+    assert code == 0, err
+    code2, out2, _ = sigproof(*argv, skeleton)
+    assert code2 == 0
+    # the same model; only the name of the file it came from differs
+    assert out.replace(kernel("a2a_barrier") + ".sig", "K") == out2.replace(skeleton.as_posix(), "K")
+
+
+def test_replay_refuses_a_kernel_with_the_way_round(tmp_path):
+    trace = tmp_path / "t.json"
+    trace.write_text("{}")
+    code, _, err = sigproof("replay", kernel("a2a_barrier"), trace)
+    assert code == 2 and "sigproof extract" in err and "Traceback" not in err
 
 
 def test_certificates_refuse_kernels(tmp_path):

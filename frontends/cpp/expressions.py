@@ -289,9 +289,9 @@ class Expressions:
         if op == "-" and isinstance(a, Ptr) and isinstance(b, Elem) and self.table_entry(b, a) is not None:
             b = self.table_entry(b, a)
         if op == "+" and isinstance(a, Elem) and isinstance(b, Offset) and b.table == self.elem_table(a):
-            a = Window(S.binop("/", a.ptr.offset, S.num(8)), b.table)
+            a = Window(self.entry_index(a), b.table)
         if op == "+" and isinstance(b, Elem) and isinstance(a, Offset) and a.table == self.elem_table(b):
-            b = Window(S.binop("/", b.ptr.offset, S.num(8)), a.table)
+            b = Window(self.entry_index(b), a.table)
         if isinstance(a, Ptr) and isinstance(b, Window) and op == "-":
             own = a.rank if a.rank is not None else S.name("rank")
             if not self.same_value(own, b.rank):
@@ -305,6 +305,11 @@ class Expressions:
         if isinstance(b, Window) and isinstance(a, Offset) and op == "+":
             self.translation(b, a)
             return Ptr(a.base, a.offset, b.rank, 1, a.level, a.plain, a.origin)
+        if isinstance(a, Offset) and isinstance(b, Elem) or isinstance(b, Offset) and isinstance(a, Elem):
+            off, e, en = (a, b, rn) if isinstance(a, Offset) else (b, a, ln)
+            self.assume(self.loc(node), f"{self.text(node)}: an address table read on one side of a window translation only; taken as an address on this rank")
+            p = Ptr(off.base, off.offset, None, 1, off.level, off.plain, off.origin)
+            return self.ptr_add(p, self.as_int(e, en), 1 if op == "+" or off is b else -1)
         if isinstance(a, Offset) and not isinstance(b, (Ptr, Window, Offset, Elem)):
             i = self.as_int(b, rn)
             return Offset(a.base, S.binop(op, a.offset, i), a.level, a.plain, a.origin, a.table, a.own)
@@ -330,7 +335,14 @@ class Expressions:
         t = self.elem_table(e)
         if t is None or e.ptr.base == local.base:
             return None
-        return Window(S.binop("/", e.ptr.offset, S.num(8)), t)
+        return Window(self.entry_index(e), t)
+
+    @staticmethod
+    def entry_index(e: Elem) -> Sym:
+        off = e.ptr.offset                      # bytes: i * 8
+        if off.op == "bin" and off.args[0] == "*" and off.args[2] == S.num(8):
+            return off.args[1]
+        return S.binop("/", off, S.num(8))
 
     def translation(self, w: Window, off: Offset) -> None:
         """`W[pe] + (ptr - W[me])` with ptr a pointer of this rank and the same table W:

@@ -104,6 +104,11 @@ def extract(paths: list[str], config: dict | None = None) -> Extraction:
     launch_args, launch_blocks, launch_template = _launch_site(index, kernel, cfg)
     interp = Interp(index, cfg, kernel)
     stmts = prune(interp.run(launch_args, launch_template))
+    if any(interp.evidence.values()):
+        # the code showed which expressions are the own rank / the rank count (the window
+        # idiom, Expressions.translation): interpret again with those resolved from the code
+        interp = Interp(index, cfg, kernel, proven=interp.evidence)
+        stmts = prune(interp.run(launch_args, launch_template))
     return _assemble(interp, kernel, cfg, stmts, launch_blocks)
 
 

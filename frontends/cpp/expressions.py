@@ -11,8 +11,8 @@ from frontends.cpp.source import snippet
 from frontends.cpp.sym import FULL, PARTIAL, Sym
 from frontends.cpp.values import (CMPS, OPS, SIZE_OF, Elem, Enum, Local, LocalArray, Offset, Ptr, Struct,
                                   Unknown, View, Window, Windows, clean_type, pointee)
-from frontends.cpp.vocabulary import (BLOCK_BARRIERS, CONVENTIONAL, IGNORED_CALLS, MAX_INLINE_DEPTH,
-                                      WRAPPERS, norm)
+from frontends.cpp.vocabulary import (BLOCK_BARRIERS, CONVENTIONAL, IGNORED_CALLS, LIBRARY_CONTEXTS, MAX_INLINE_DEPTH,
+                                      WRAPPERS, norm, origin_key)
 
 
 class Expressions:
@@ -23,6 +23,8 @@ class Expressions:
         key = norm(self.text(node))
         if key in self.builtin_text and t not in ("number_literal",):
             which, level = self.builtin_text[key]
+            if t == "field_expression" and level < FULL:     # a config value: which field it is
+                return self.e_field_expression(node)
             return self.builtin(which, level)
         method = getattr(self, "e_" + t, None)
         if method is None:
@@ -148,7 +150,7 @@ class Expressions:
         if idx_node is None:
             return Unknown(self.text(node), self.loc(node))
         if isinstance(arr, Windows):
-            return Window(self.as_int(self.eval(idx_node), idx_node, "PEER"))
+            return Window(self.as_int(self.eval(idx_node), idx_node, "PEER"), arr.table)
         if isinstance(arr, Ptr):
             i = self.as_int(self.eval(idx_node), idx_node)
             return Elem(self.ptr_add(arr, i))
@@ -186,6 +188,9 @@ class Expressions:
             return self.field_value(Struct(base.text, None), fname, path, node)
         if isinstance(base, Ptr) and "->" in path:
             return self.field_value(Struct(base.base, None), fname, path, node)
+        if norm(path) in self.builtin_text:
+            which, level = self.builtin_text[norm(path)]
+            return self.builtin(which, level)
         return Unknown(path, self.loc(node))
 
     def field_value(self, st: Struct, fname: str, path: str, node):
@@ -193,10 +198,20 @@ class Expressions:
         for canon in (f"{st.path}->{fname}", f"{st.path}.{fname}"):
             if norm(canon) in self.builtin_text:
                 which, level = self.builtin_text[norm(canon)]
-                return self.builtin(which, level)
+                key = origin_key(f"field:{canon}")
+                if level < FULL and key in self.proven[which]:
+                    return self.builtin(which, FULL)
+                return self.builtin(which, level, key if level < FULL else None)
         path = f"{st.path}->{fname}" if "->" in path else f"{st.path}.{fname}"
+        key = origin_key(f"field:{path}")
+        for which in ("rank", "nranks"):
+            if key in self.proven[which]:
+                return self.builtin(which, FULL)
+        lib = LIBRARY_CONTEXTS.get(st.type or "")
+        if lib is not None and fname in lib and self.library_layout(st.type):
+            return self.builtin(lib[fname], FULL)
         if fname in self.windows:
-            return Windows()
+            return Windows(key)
         if fname in self.plain or path in self.plain:
             return Ptr(fname, S.num(0), None, 4, PARTIAL, True, loc)
         conv = self.conventional(fname, path, loc)
@@ -212,19 +227,26 @@ class Expressions:
             if name in names and not any(norm(path) == norm(e) for e in self.cfg.get(which, [])):
                 if self.cfg.get(which):
                     continue
+                origin = origin_key(f"arg:{path}" if name == path else f"field:{path}")
                 if norm(path) in self.conventions_said:
-                    return self.builtin(which, PARTIAL)
+                    return self.builtin(which, PARTIAL, origin)
                 self.conventions_said.add(norm(path))
                 self.assume(loc, f"took {path} as the {'own rank' if which == 'rank' else 'rank count' if which == 'nranks' else 'block count'} (a conventional name; set {which} = \"...\" in sigproof.toml otherwise)")
-                return self.builtin(which, PARTIAL)
+                return self.builtin(which, PARTIAL, origin)
         return None
+
+    def library_layout(self, type_name: str) -> bool:
+        """A PTO library context type: not defined in the given files, or defined with the
+        library's fields (rankId, rankNum and the windowsIn table)."""
+        fields = self.index.structs.get(type_name)
+        return fields is None or {"rankId", "rankNum", "windowsIn"} <= set(fields)
 
     def value_of_type(self, ctype: str, name: str, path: str, loc: Loc, key: str):
         t = clean_type(ctype)
         if t.endswith("[]"):
             return Unknown(path, loc, name, key)
         pt = pointee(t)
-        if pt is not None and pt[0] in self.index.structs:
+        if pt is not None and (pt[0] in self.index.structs or pt[0] in LIBRARY_CONTEXTS):
             return Struct(path, pt[0])
         if pt is not None:
             plain = name in self.plain or path in self.plain
@@ -264,21 +286,33 @@ class Expressions:
         return None
 
     def address_arith(self, op, a, b, node, ln, rn):
+        if op == "-" and isinstance(a, Ptr) and isinstance(b, Elem) and self.table_entry(b, a) is not None:
+            b = self.table_entry(b, a)
+        if op == "+" and isinstance(a, Elem) and isinstance(b, Offset) and b.table == self.elem_table(a):
+            a = Window(self.entry_index(a), b.table)
+        if op == "+" and isinstance(b, Elem) and isinstance(a, Offset) and a.table == self.elem_table(b):
+            b = Window(self.entry_index(b), a.table)
         if isinstance(a, Ptr) and isinstance(b, Window) and op == "-":
             own = a.rank if a.rank is not None else S.name("rank")
-            if self.same_value(own, b.rank):
-                return Offset(a.base, a.offset, a.level, a.plain, a.origin)
-            self.assume(self.loc(node), f"{self.text(rn)} taken as this rank's own window base (the code does not show that {S.render(b.rank)} is the own rank)")
-            return Offset(a.base, a.offset, a.level, a.plain, a.origin)
+            if not self.same_value(own, b.rank):
+                self.assume(self.loc(node), f"{self.text(rn)} taken as this rank's own window base (the code does not show that {S.render(b.rank)} is the own rank)")
+            return Offset(a.base, a.offset, a.level, a.plain, a.origin, b.table, b.rank if a.rank is None else None)
         if isinstance(a, Ptr) and isinstance(b, Ptr) and op == "-" and a.base == b.base:
             return S.binop("/", S.binop("-", a.offset, b.offset), S.num(a.elem))
         if isinstance(a, Window) and isinstance(b, Offset) and op == "+":
+            self.translation(a, b)
             return Ptr(b.base, b.offset, a.rank, 1, b.level, b.plain, b.origin)
         if isinstance(b, Window) and isinstance(a, Offset) and op == "+":
+            self.translation(b, a)
             return Ptr(a.base, a.offset, b.rank, 1, a.level, a.plain, a.origin)
-        if isinstance(a, Offset) and not isinstance(b, (Ptr, Window, Offset)):
+        if isinstance(a, Offset) and isinstance(b, Elem) or isinstance(b, Offset) and isinstance(a, Elem):
+            off, e, en = (a, b, rn) if isinstance(a, Offset) else (b, a, ln)
+            self.assume(self.loc(node), f"{self.text(node)}: an address table read on one side of a window translation only; taken as an address on this rank")
+            p = Ptr(off.base, off.offset, None, 1, off.level, off.plain, off.origin)
+            return self.ptr_add(p, self.as_int(e, en), 1 if op == "+" or off is b else -1)
+        if isinstance(a, Offset) and not isinstance(b, (Ptr, Window, Offset, Elem)):
             i = self.as_int(b, rn)
-            return Offset(a.base, S.binop(op, a.offset, i), a.level, a.plain, a.origin)
+            return Offset(a.base, S.binop(op, a.offset, i), a.level, a.plain, a.origin, a.table, a.own)
         if isinstance(a, Ptr) and not isinstance(b, (Ptr, Window, Offset)):
             return self.ptr_add(a, self.as_int(b, rn), 1 if op == "+" else -1)
         if isinstance(b, Ptr) and op == "+" and not isinstance(a, (Ptr, Window, Offset)):
@@ -286,6 +320,48 @@ class Expressions:
         if isinstance(a, (Window, Windows)) or isinstance(b, (Window, Windows)):
             return Unknown(self.text(node), self.loc(node))
         return None
+
+    @staticmethod
+    def elem_table(e: Elem) -> str | None:
+        """`tbl[i]` read from a table of 64-bit addresses on the own rank (a kernel argument)."""
+        p = e.ptr
+        if p.elem == 8 and p.rank is None and not p.plain:
+            return "elem:" + p.base
+        return None
+
+    def table_entry(self, e: Elem, local: Ptr) -> Window | None:
+        """`(uint64_t)ptr - tbl[me]`: a table of 64-bit addresses whose entry is subtracted
+        from a signal pointer is a table of window bases; tbl[me] is the window of rank me."""
+        t = self.elem_table(e)
+        if t is None or e.ptr.base == local.base:
+            return None
+        return Window(self.entry_index(e), t)
+
+    @staticmethod
+    def entry_index(e: Elem) -> Sym:
+        off = e.ptr.offset                      # bytes: i * 8
+        if off.op == "bin" and off.args[0] == "*" and off.args[2] == S.num(8):
+            return off.args[1]
+        return S.binop("/", off, S.num(8))
+
+    def translation(self, w: Window, off: Offset) -> None:
+        """`W[pe] + (ptr - W[me])` with ptr a pointer of this rank and the same table W:
+        the code moves ptr from me's window to pe's, which is right only when me is the
+        own rank (the library's RemotePtr states it as its precondition). So the C++
+        expression `me` came from is the own rank by the code's meaning; and when pe is
+        the variable of a sweep `for (p = 0; p < n; ++p)` and me is the own rank, n is the
+        number of ranks the kernel addresses. Both are used by the second pass (extract)."""
+        if not w.table or w.table != off.table or off.own is None:
+            return
+        own = off.own
+        if own.op == "name" and own.origin is not None and own.level < FULL:
+            self.evidence["rank"].add(own.origin)
+        own_known = (own.op == "name" and (own.origin is not None or (own.args[0] == "rank" and own.level == FULL)))
+        if not own_known or w.rank.op != "name":
+            return
+        for var, bound in self.sweeps:
+            if var == w.rank.args[0] and bound.op == "name" and bound.origin is not None and bound.level < FULL:
+                self.evidence["nranks"].add(bound.origin)
 
     def same_value(self, a: Sym, b: Sym) -> bool:
         """Equal expressions, or equal under the branch conditions in force (`rank == 0`)."""

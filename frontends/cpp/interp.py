@@ -24,7 +24,7 @@ from frontends.cpp.skeleton import Line
 from frontends.cpp.source import Function, Index, SourceFile, declarator_name, snippet
 from frontends.cpp.sym import FULL, NONE, PARTIAL, Sym
 from frontends.cpp.values import CMPS, OPS, Elem, Enum, Local, Ptr, Unknown, View, Windows, pointee
-from frontends.cpp.vocabulary import BUILTIN_CALLS, SIG_KEYWORDS, SignalInfo, Site, norm
+from frontends.cpp.vocabulary import BUILTIN_CALLS, SIG_KEYWORDS, SignalInfo, Site, norm, origin_key
 from frontends.cpp.calls import Calls
 from frontends.cpp.expressions import Expressions
 from frontends.cpp.statements import Statements
@@ -36,8 +36,13 @@ __all__ = ["Interp", "norm"]
 class Interp(Expressions, Views, Calls, Statements):
     """Interprets one kernel (and the helpers it calls) into skeleton statements."""
 
-    def __init__(self, index: Index, cfg: dict, kernel: Function):
+    def __init__(self, index: Index, cfg: dict, kernel: Function, proven: dict | None = None):
         self.index, self.cfg, self.kernel = index, cfg, kernel
+        # C++ expressions (origin keys) the code shows to be the own rank / the rank count,
+        # found by a first pass (evidence) and used by the second (proven): see translation()
+        self.proven: dict[str, set[str]] = {"rank": set(), "nranks": set(), **(proven or {})}
+        self.evidence: dict[str, set[str]] = {"rank": set(), "nranks": set()}
+        self.sweeps: list[tuple[str, Sym]] = []      # enclosing `for (p = 0; p < n; ++p)`: (p, n)
         self.sf: SourceFile = kernel.file
         self.scopes: list[dict] = [{}]
         self.out: list[list] = [[]]
@@ -102,20 +107,21 @@ class Interp(Expressions, Views, Calls, Statements):
         return name
 
     def param(self, key: str, hint: str, value: int, comment: str, loc: Loc | None) -> Sym:
+        origin = origin_key(key) if key.startswith(("arg:", "field:")) else None
         if key in self.param_keys:
-            return S.name(self.param_keys[key], NONE)
+            return S.name(self.param_keys[key], NONE, origin)
         pname = self.fresh(re.sub(r"\W", "_", hint).upper())
         self.param_keys[key] = pname
         self.params[pname] = (value, comment, loc)
-        return S.name(pname, NONE)
+        return S.name(pname, NONE, origin)
 
     def local_level(self, name: str, level: int) -> None:
         """A local is as resolved as the least resolved value it was given."""
         self.local_levels[name] = min(level, self.local_levels.get(name, FULL))
 
-    def builtin(self, which: str, level: int) -> Sym:
+    def builtin(self, which: str, level: int, origin: str | None = None) -> Sym:
         self.uses[which] = True
-        return S.name(which, level)
+        return S.name(which, level, origin)
 
     def lookup(self, name: str):
         for scope in reversed(self.scopes):
@@ -245,15 +251,18 @@ class Interp(Expressions, Views, Calls, Statements):
             ty = p.child_by_field_name("type")
             ctype = self.text(ty) + ("*" if d is not None and d.type == "pointer_declarator" else "")
             loc = self.sf.loc(p)
-            if norm(pname) in self.builtin_text:
+            proven = next((w for w in ("rank", "nranks") if origin_key(f"arg:{pname}") in self.proven[w]), None)
+            if proven is not None and pointee(ctype) is None:
+                scope[pname] = self.builtin(proven, FULL)
+            elif norm(pname) in self.builtin_text:
                 which, level = self.builtin_text[norm(pname)]
-                scope[pname] = self.builtin(which, level)
+                scope[pname] = self.builtin(which, level, origin_key(f"arg:{pname}") if level < FULL else None)
             elif pname in values:
                 scope[pname] = self.config_value(values[pname], loc)
             elif pname in launch_args:
                 scope[pname] = launch_args[pname]
             elif pname in self.windows:
-                scope[pname] = Windows()
+                scope[pname] = Windows(origin_key(f"arg:{pname}"))
             elif (conv := self.conventional(pname, pname, loc)) is not None and pointee(ctype) is None:
                 scope[pname] = conv
             else:

@@ -361,10 +361,30 @@ class Statements:
                     self.local_values[var] = S.binop("-", bound, S.num(1))
                 elif op == "<=":
                     self.local_values[var] = bound
-            block.body = self.collect(node.child_by_field_name("body"), loop=True)
+            sweep = self.sweep(var, head_init, c, head_upd, init, node.child_by_field_name("body"))
+            if sweep is not None:
+                self.sweeps.append(sweep)
+            try:
+                block.body = self.collect(node.child_by_field_name("body"), loop=True)
+            finally:
+                if sweep is not None:
+                    self.sweeps.pop()
         finally:
             self.scopes.pop()
         self.emit(block)
+
+    def sweep(self, var: str, head_init: str, c: Sym, head_upd: str, init, body) -> tuple[str, Sym] | None:
+        """`for (int p = 0; p < n; ++p)` whose body leaves p alone: p takes every value in
+        [0, n). (p, n), for the rank-count evidence of translation()."""
+        if head_init != f"int {var} = 0" or head_upd not in (f"{var}++", f"{var} += 1", f"{var} = {var} + 1"):
+            return None
+        if not (c.op == "bin" and c.args[0] == "<" and c.args[1] == S.name(var)):
+            return None
+        ds = init.children_by_field_name("declarator") if init.type == "declaration" else []
+        cname = declarator_name(ds[0]) if ds else None
+        if cname is None or cname in self.mutated(body):
+            return None
+        return var, c.args[2]
 
     def for_init(self, init) -> tuple[str, str]:
         if init.type == "declaration":

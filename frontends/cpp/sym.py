@@ -8,7 +8,7 @@ through an assumption param) and whether it reads a signal (a TTEST).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 NONE, PARTIAL, FULL = 0, 1, 2
 LEVEL_NAMES = {NONE: "none", PARTIAL: "partial", FULL: "full"}
@@ -26,6 +26,9 @@ class Sym:
     args: tuple
     level: int = FULL
     reads: bool = False     # contains a TTEST: evaluating it reads a signal
+    # for a bare name: the C++ expression it stands for ("arg:rank", "field:ctx.rankId"), so
+    # that evidence found later in the code (the window idiom) can be tied back to it
+    origin: str | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
         return render(self)
@@ -35,8 +38,8 @@ def num(n: int, level: int = FULL) -> Sym:
     return Sym("int", (int(n),), level)
 
 
-def name(s: str, level: int = FULL) -> Sym:
-    return Sym("name", (s,), level)
+def name(s: str, level: int = FULL, origin: str | None = None) -> Sym:
+    return Sym("name", (s,), level, origin=origin)
 
 
 def text(s: str, level: int = FULL, reads: bool = True, prec: int = _ATOM) -> Sym:

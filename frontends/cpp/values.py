@@ -38,6 +38,8 @@ class Offset:
     level: int
     plain: bool = False
     origin: Loc | None = field(default=None, compare=False)
+    table: str = ""               # the window table the base came from
+    own: Sym | None = field(default=None, compare=False)   # `me`, when ptr is a local pointer
 
 
 @dataclass(frozen=True)
@@ -45,11 +47,14 @@ class Window:
     """`windowsIn[pe]`: the base address of rank pe's symmetric window."""
 
     rank: Sym
+    table: str = ""               # which table (C++ path): the idiom needs the same one twice
 
 
 @dataclass(frozen=True)
 class Windows:
     """The per-rank window base array itself."""
+
+    table: str = ""
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,13 @@ CONVENTIONAL = {
                "numRanks", "num_ranks", "rankNum"),
     "nblocks": ("nblocks", "blockNum", "block_num", "numBlocks", "num_blocks"),
 }
+# The PTO library's communication contexts (pto-isa include/pto/common/cpu_stub.hpp and the
+# kernels' hccl_context.h: HcclDeviceContext; kernels/include/communication: CommDeviceContext):
+# the host fills rankId with the rank the kernel runs on and rankNum with the rank count.
+LIBRARY_CONTEXTS = {
+    "HcclDeviceContext": {"rankId": "rank", "rankNum": "nranks"},
+    "CommDeviceContext": {"rankId": "rank", "rankNum": "nranks"},
+}
 WRAPPERS = ("Signal", "Signal2D", "GlobalTensor")
 # intrinsics that move data or order pipes inside a rank: no signal meaning
 IGNORED_CALLS = {
@@ -44,6 +51,11 @@ MAX_INLINE_DEPTH = 32
 
 def norm(text: str) -> str:
     return re.sub(r"\s+", "", text).removeprefix("::")
+
+
+def origin_key(key: str) -> str:
+    """The key of a C++ expression a value came from: `arg:rank`, `field:ctx.rankId`."""
+    return norm(key).replace("->", ".")
 
 
 @dataclass

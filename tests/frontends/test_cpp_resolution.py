@@ -1,0 +1,168 @@
+"""Own rank and rank count resolved from the code's meaning (docs/frontends.md, "What
+resolves fully"), and look-alikes that must not be."""
+
+from __future__ import annotations
+
+from frontends.cpp import extract
+
+HEAD = "#include <pto/comm/pto_comm_inst.hpp>\n"
+
+
+def run(tmp_path, body: str, name: str = "k.cpp"):
+    p = tmp_path / name
+    p.write_text(HEAD + body)
+    return extract([str(p)], {"pragmas": False})
+
+
+def sites(ex):
+    return {(c.kind, c.line): c.levels() for c in ex.call_sites}
+
+
+def said(ex, text: str) -> list[str]:
+    return [str(a) for a in ex.assumptions if text in a.text]
+
+
+CTX = """
+struct Ctx {
+    int32_t rankId;
+    int32_t rankSize;
+    uint64_t windowsIn[8];
+};
+"""
+
+# both loops sweep every peer; the first translates through the window table
+IDIOM = CTX + """
+__global__ AICORE void k(__gm__ Ctx *ctx, __gm__ int32_t *slot)
+{
+    int32_t me = ctx->rankId;
+    int32_t n = ctx->rankSize;
+    for (int32_t p = 0; p < n; ++p) {
+        __gm__ int32_t *r = (__gm__ int32_t *)(ctx->windowsIn[p] + ((uint64_t)(slot + me) - ctx->windowsIn[me]));
+        pto::comm::TNOTIFY(pto::comm::Signal(r), 1, pto::comm::NotifyOp::AtomicAdd);
+    }
+    pto::comm::TWAIT(pto::comm::Signal(slot + me), n, pto::comm::WaitCmp::GE);
+}
+"""
+
+
+def test_window_idiom_proves_the_own_rank_and_the_sweep_the_rank_count(tmp_path):
+    ex = run(tmp_path, IDIOM)
+    assert all(c.resolution == "full" for c in ex.call_sites), sites(ex)
+    assert not said(ex, "conventional name")
+    assert "for (int p = 0; p < nranks; p++) {\n        TNOTIFY(slot[rank] @ p, 1, AtomicAdd);" in ex.sig_text
+    assert "TWAIT(slot[rank], nranks, GE)" in ex.sig_text
+
+
+def test_without_the_idiom_the_same_fields_stay_a_naming_convention(tmp_path):
+    body = CTX + """
+__global__ AICORE void k(__gm__ Ctx *ctx, __gm__ int32_t *slot)
+{
+    int32_t me = ctx->rankId;
+    int32_t n = ctx->rankSize;
+    pto::comm::TWAIT(pto::comm::Signal(slot + me), n, pto::comm::WaitCmp::GE);
+}
+"""
+    ex = run(tmp_path, body)
+    assert [c.levels() for c in ex.call_sites] == [("full", "partial", "full", "partial", "full")]
+    assert len(said(ex, "conventional name")) == 2
+    line = said(ex, "took ctx->rankId as the own rank")[0]
+    assert line.startswith(f"{tmp_path}/k.cpp:11:")
+
+
+def test_a_different_table_on_the_two_sides_proves_nothing(tmp_path):
+    body = IDIOM.replace("uint64_t windowsIn[8];", "uint64_t windowsIn[8];\n    uint64_t windowsOut[8];", 1) \
+                .replace("- ctx->windowsIn[me]", "- ctx->windowsOut[me]")
+    ex = run(tmp_path, body)
+    assert {c.resolution for c in ex.call_sites} == {"partial"}
+    assert said(ex, "took ctx->rankId as the own rank")
+    assert said(ex, "took ctx->rankSize as the rank count")
+
+
+def test_a_remote_pointer_is_no_evidence_for_the_base_subtracted(tmp_path):
+    # the base is subtracted from a pointer already on rank 1: the idiom moves rank 1's
+    # address, so nothing says me is the own rank
+    body = CTX + """
+__global__ AICORE void k(__gm__ Ctx *ctx, __gm__ int32_t *slot)
+{
+    int32_t me = ctx->rankId;
+    uint64_t on1 = ctx->windowsIn[1] + ((uint64_t)slot - ctx->windowsIn[0]);
+    __gm__ int32_t *r = (__gm__ int32_t *)(ctx->windowsIn[0] + ((__gm__ int32_t *)on1 - ctx->windowsIn[me]));
+    pto::comm::TNOTIFY(pto::comm::Signal(slot + me), 1, pto::comm::NotifyOp::Set);
+}
+"""
+    ex = run(tmp_path, body)
+    assert [c.levels()[1] for c in ex.call_sites] == ["partial"]
+    assert said(ex, "took ctx->rankId as the own rank")
+
+
+def test_a_loop_that_skips_ranks_is_not_a_rank_count(tmp_path):
+    for head in ("int32_t p = 1; p < n; ++p", "int32_t p = 0; p < n; p += 2"):
+        ex = run(tmp_path, IDIOM.replace("int32_t p = 0; p < n; ++p", head))
+        assert said(ex, "took ctx->rankSize as the rank count"), head
+        assert not said(ex, "took ctx->rankId as the own rank"), head
+        wait = next(c for c in ex.call_sites if c.kind == "TWAIT")
+        assert wait.levels() == ("full", "full", "full", "partial", "full"), head
+
+
+def test_a_rank_count_needs_the_own_rank_proven_at_the_same_translation(tmp_path):
+    # the sweep translates from a constant base: a broadcast from rank 0's window, which
+    # shows nothing about the own rank, so neither the sweep bound
+    body = IDIOM.replace("- ctx->windowsIn[me]", "- ctx->windowsIn[0]")
+    ex = run(tmp_path, body)
+    assert said(ex, "took ctx->rankSize as the rank count")
+
+
+def test_an_unnamed_address_table_used_in_the_idiom_is_a_window_table(tmp_path):
+    body = """
+__global__ AICORE void k(__gm__ int32_t *flag, __gm__ uint64_t *bases, int32_t who)
+{
+    __gm__ int32_t *r = (__gm__ int32_t *)(bases[1] + ((uint64_t)flag - bases[who]));
+    pto::comm::TNOTIFY(pto::comm::Signal(r), 1, pto::comm::NotifyOp::Set);
+    pto::comm::TWAIT(pto::comm::Signal(flag), who, pto::comm::WaitCmp::GE);
+}
+"""
+    ex = run(tmp_path, body)
+    assert all(c.resolution == "full" for c in ex.call_sites), sites(ex)
+    assert "TNOTIFY(flag @ 1, 1, Set)" in ex.sig_text
+    assert "TWAIT(flag, rank, GE)" in ex.sig_text
+    assert not said(ex, "runtime data")
+
+
+def test_an_address_table_read_on_one_side_only_stays_runtime_data(tmp_path):
+    body = """
+__global__ AICORE void k(__gm__ int32_t *flag, __gm__ uint64_t *bases, __gm__ uint64_t *other, int32_t who)
+{
+    __gm__ int32_t *r = (__gm__ int32_t *)(other[1] + ((uint64_t)flag - bases[who]));
+    pto::comm::TNOTIFY(pto::comm::Signal(r), 1, pto::comm::NotifyOp::Set);
+}
+"""
+    ex = run(tmp_path, body)
+    assert said(ex, "runtime data")
+    assert not any(c.resolution == "full" for c in ex.call_sites)
+
+
+def test_the_library_context_fields_are_the_rank_and_the_rank_count(tmp_path):
+    body = """
+__global__ AICORE void k(__gm__ HcclDeviceContext *hccl, __gm__ int32_t *flag)
+{
+    int me = static_cast<int>(hccl->rankId);
+    int n = static_cast<int>(hccl->rankNum);
+    pto::comm::TWAIT(pto::comm::Signal(flag + me), n - 1, pto::comm::WaitCmp::GE);
+}
+"""
+    ex = run(tmp_path, body)
+    assert [c.resolution for c in ex.call_sites] == ["full"]
+    assert "TWAIT(flag[rank], nranks - 1, GE)" in ex.sig_text
+
+
+def test_a_user_struct_named_like_the_library_with_other_fields_is_not_the_library(tmp_path):
+    body = """
+struct HcclDeviceContext { int32_t rankId; int32_t rankNum; };
+__global__ AICORE void k(__gm__ HcclDeviceContext *hccl, __gm__ int32_t *flag)
+{
+    pto::comm::TWAIT(pto::comm::Signal(flag + hccl->rankId), hccl->rankNum - 1, pto::comm::WaitCmp::GE);
+}
+"""
+    ex = run(tmp_path, body)
+    assert [c.resolution for c in ex.call_sites] != ["full"]
+    assert said(ex, "hccl->rankId")

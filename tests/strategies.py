@@ -44,6 +44,7 @@ class Ctx:
     counter: int = 0  # for fresh names
     uses_launch_id: bool = False
     kernel: bool = True  # the host has no `block` and no loops here
+    counters: bool = False  # every TNOTIFY an AtomicAdd of a small value of either sign
 
     def fresh(self, stem: str) -> str:
         self.counter += 1
@@ -96,6 +97,9 @@ def _target(draw, ctx: Ctx) -> str:
 def _notify(draw, ctx: Ctx) -> str:
     sig = draw(st.sampled_from(ctx.sigs))
     op = draw(st.sampled_from(("Set", "Set", "comm::NotifyOp::Set", "AtomicAdd", "NotifyOp::AtomicAdd")))
+    if ctx.counters:
+        op, value = "AtomicAdd", draw(st.sampled_from(("1", "-1", "2", "-2", "1", "-1", "rank + 1")))
+        return f"TNOTIFY({_ref(draw, ctx, sig)}{_target(draw, ctx)}, {value}, {op});"
     if op.endswith("Set"):
         values = ["1", "1", "2", "0", "3", "rank + 1"] + ["launch_id + 1"] * 2 * ctx.uses_launch_id
         value = draw(st.sampled_from(values))
@@ -253,9 +257,11 @@ def _host(draw, sigs: list[Sig]) -> str | None:
 
 
 @st.composite
-def specs(draw, max_visible: int = 8) -> str:
+def specs(draw, max_visible: int = 8, counters: bool = False) -> str:
     """The text of a small well-formed spec. `max_visible` bounds the kernel's statements;
-    it shrinks as the number of kernel processes grows, to keep the state space small."""
+    it shrinks as the number of kernel processes grows, to keep the state space small.
+    `counters`: every TNOTIFY is an AtomicAdd of a small value of either sign (counters that
+    go up and down, like DeepEP's barrier_block)."""
     nranks = draw(st.integers(1, 3))
     nblocks = draw(st.integers(1, 2))
     nprocs = nranks * nblocks
@@ -276,7 +282,7 @@ def specs(draw, max_visible: int = 8) -> str:
     host = _host(draw, sigs)
     launches = 1 if host is None else host.count("launch;")
     budget = max(1, max_visible - (nprocs - 1) - (launches - 1))
-    ctx = Ctx(sigs=sigs, budget=budget, uses_launch_id=launches > 1 and draw(st.booleans()))
+    ctx = Ctx(sigs=sigs, budget=budget, uses_launch_id=launches > 1 and draw(st.booleans()), counters=counters)
     first = ("    " + _notify(draw, ctx) + "\n") if draw(st.booleans()) else ""
     ctx.budget -= bool(first)
     body = first + _body(draw, ctx, "    ", 1, max(1, ctx.budget))

@@ -57,6 +57,14 @@ def test_reduced_search_judges_like_the_reference(text):
     reduced_agrees(text)
 
 
+@settings(FAST, max_examples=200)
+@given(specs(counters=True))
+def test_reduced_search_on_counters_of_both_signs(text):
+    """About one spec in six has a counter of adds of both signs that cannot overflow, whose
+    adds the reduction lets commute (Analysis.bounded_adds)."""
+    reduced_agrees(text)
+
+
 @settings(FAST, max_examples=150)
 @given(specs())
 def test_reduced_search_with_atomic_tensor_waits(text):

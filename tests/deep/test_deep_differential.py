@@ -40,6 +40,13 @@ def test_deep_reduced_search_judges_like_the_reference(text):
 
 
 @pytest.mark.deep
+@settings(DEEP, max_examples=1000)
+@given(specs(max_visible=10, counters=True))
+def test_deep_reduced_search_on_counters_of_both_signs(text):
+    reduced_agrees(text, max_states=20_000)
+
+
+@pytest.mark.deep
 @settings(DEEP, max_examples=1000, derandomize=False, database=None)
 @given(symmetric_specs())
 def test_deep_claimed_rotations_are_real(text):

@@ -425,7 +425,7 @@ class Analysis:
         self._reachable_reads: dict = {}
         self._future: dict = {}
         self._launch_bound: dict = {}
-        self._rising: int | None = None
+        self._rising: dict = {}
         self._bounded: dict = {}
 
     def ctx(self, kind: str, rank: int, block: int = 0, launch_id: int | None = None) -> dict:
@@ -620,15 +620,15 @@ class Analysis:
         self._launch_bound[rank] = most
         return most
 
-    def rising(self) -> int:
+    def rising(self, among: int = -1) -> int:
         """The elements whose value never decreases, as a bitmask. An element qualifies when
         every write to it is a TNOTIFY Set by the kernel blocks of one rank, and the values
         those Sets write in launch number l form one value v(l) (over every block and every
         Set), with init <= v(0) <= v(1) <= ... over the launches that host can make. The
         launches of a rank run one after another (a launch returns only when all its blocks
         have), so the element holds init, then v(l) of each launch in turn."""
-        if self._rising is not None:
-            return self._rising
+        if among in self._rising:
+            return self._rising[among]
         p = self.program
         code = self.codes["kernel"]
         bad = writer = 0
@@ -644,7 +644,7 @@ class Analysis:
                     if owner.setdefault(q, r) != r:
                         bad |= 1 << q
                 writer |= fp.writes
-        cand = writer & ~bad
+        cand = writer & ~bad & among
         values: dict = {}  # (position, launch id) -> the values its Sets write in that launch
         for k in sorted({owner[q] for q in _bits(cand)}):
             mine = sum(1 << q for q in _bits(cand) if owner[q] == k)
@@ -677,7 +677,7 @@ class Analysis:
                     break
                 if vs:
                     old = min(vs)
-        self._rising = cand
+        self._rising[among] = cand
         return cand
 
     def bounded_adds(self, among: int = -1) -> int:
@@ -780,7 +780,7 @@ class Analysis:
                 out[x] = (a + plus, b + minus)
         return out
 
-    def never_lost(self) -> int:
+    def never_lost(self, among: int = -1) -> int:
         """The elements whose notifications no overwrite can lose: rising ones (`rising`) read
         only by GE / GT waits and tests. An overwrite replaces a value with a larger one,
         and a comparison that the old value satisfied, the new one satisfies as well."""
@@ -789,7 +789,7 @@ class Analysis:
             for ins, fp in zip(self.codes[kind].instrs, self.footprints(kind, r, b)):
                 if fp.reads and ins.cmp not in ("GE", "GT"):
                     other |= fp.reads
-        return self.rising() & ~other
+        return self.rising(among & ~other) if among & ~other else 0
 
     def _init(self, q: int) -> int:
         p = self.program

@@ -109,7 +109,8 @@ class Reduction:
         an = s.analysis
         # elements whose value never decreases (model/analysis.py `rising`), outside the ghost:
         # a Set of one is an increase (or changes nothing), like an AtomicAdd of a value >= 0
-        self.rising = an.rising() & ~self.ghost
+        sets = an.totals().sets & ~self.ghost
+        self.rising = an.rising(sets) if sets else 0
         self._fut = {}
         kernel_union = {}
         for kind, r, b in an.contexts():

@@ -328,8 +328,8 @@ class System:
                 first, last = self._line(pos)
                 sets |= ((1 << (last - first + 1)) - 1) << first
         mask = sets & notified & totals.reads
-        if not self.lines:  # (a Set that writes back its line may write an older value)
-            mask &= ~self.analysis.never_lost()
+        if mask and not self.lines:  # (a Set that writes back its line may write an older value)
+            mask &= ~self.analysis.never_lost(mask)
         positions = [p for p in range(mask.bit_length()) if (mask >> p) & 1]
         self.ghost_positions = tuple(positions)
         self.G = len(positions)

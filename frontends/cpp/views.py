@@ -246,6 +246,8 @@ class Views:
         targs = ty.child_by_field_name("arguments")
         vals = []
         for a in targs.named_children:
+            if a.type == "type_descriptor" and a.child_by_field_name("declarator") is None:
+                a = a.child_by_field_name("type")       # `Shape<1, kCols>`: a constant read as a type
             v = self.as_int(self.eval(a), a)
             if S.is_int(v) and v.args[0] < 0:
                 raise self.error(a, "a dynamic GlobalTensor shape: give the signal's size in the config")

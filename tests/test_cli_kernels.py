@@ -91,7 +91,7 @@ def test_a_buggy_kernel_gives_its_violation_with_a_trace_on_cpp_lines():
 
 BUGGY = {"bug_counter_set": ["deadlock"], "bug_done_epilogue": ["dirty_exit"],
          "bug_ring_poll_eq": ["deadlock", "lost_notification"], "bug_slot_overrun": ["error"],
-         "bug_runtime_peer_any": ["deadlock"]}
+         "bug_runtime_peer_any": ["deadlock"], "bug_put_notify_no_fence": ["data_race"]}
 
 
 @pytest.mark.parametrize("name", sorted(BUGGY))
@@ -106,9 +106,11 @@ def test_every_cited_line_holds_the_call_it_models(name):
         for statement, span in cited:
             op = statement.split("(")[0]
             line = cpp_line(span["file"], span["line"])
-            if op in ("TNOTIFY", "TWAIT", "TTEST"):
+            if op in ("TNOTIFY", "TWAIT", "TTEST", "TPUT", "TGET"):
                 assert op in line[span["column"] - 1:], (statement, line)
                 calls += 1
+            elif op in ("READ", "WRITE"):
+                assert ("TLOAD" if op == "READ" else "TSTORE") in line[span["column"] - 1:], (statement, line)
             elif statement == "launch":
                 assert f"void {name}(" in line
     assert calls > 0

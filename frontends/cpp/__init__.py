@@ -18,13 +18,14 @@ from pathlib import Path
 
 from frontends.cpp import config as config_mod
 from frontends.cpp import sym as S
+from frontends.cpp.data import drop_unused_buffers
 from frontends.cpp.errors import ExtractError, Loc
 from frontends.cpp.interp import Interp, norm
 from frontends.cpp.skeleton import Line, Printer, drop_unused_params, prune, texts
 from frontends.cpp.source import Function, Index, declarator_name, load, snippet
 from frontends.cpp.sym import LEVEL_NAMES, Sym
 
-__all__ = ["extract", "Extraction", "Assumption", "CallSite", "SourceMapEntry", "ExtractError"]
+__all__ = ["extract", "Extraction", "Assumption", "CallSite", "DataSite", "SourceMapEntry", "ExtractError"]
 
 DEFAULT_RANKS = 2
 
@@ -77,6 +78,19 @@ class CallSite:
 
 
 @dataclass(frozen=True)
+class DataSite:
+    """One TPUT / TGET call site and how far its operands were resolved (full | partial | none)."""
+
+    kind: str
+    file: str
+    line: int
+    col: int
+    dst: str
+    src: str
+    peer: str
+
+
+@dataclass(frozen=True)
 class Extraction:
     sig_text: str
     source_map: tuple[SourceMapEntry, ...]
@@ -84,6 +98,7 @@ class Extraction:
     call_sites: tuple[CallSite, ...]
     kernel: str
     kernel_at: Loc | None = None  # the kernel function's name in its declaration
+    data_sites: tuple[DataSite, ...] = ()   # TPUT / TGET (not counted in call_sites)
 
     def origin(self, sig_line: int) -> SourceMapEntry | None:
         return next((e for e in self.source_map if e.sig_line == sig_line), None)
@@ -250,15 +265,16 @@ def _tidy(s: Sym) -> Sym:
     return s
 
 
-def _signal_dims(interp: Interp, info, kernel: Function) -> tuple[str, list]:
-    """The declared dimensions of a signal, and any assumption they needed."""
+def _signal_dims(interp: Interp, info, kernel: Function, what: str = "signal") -> tuple[str, list]:
+    """The declared dimensions of a signal (or buffer), and any assumption they needed."""
+    key = "signals" if what == "signal" else "buffers"
     if info.dims is not None:
         out = []
         for d in info.dims:
             decl = S.substitute(d, {"nranks": S.name("NRANKS"), "nblocks": S.name("NBLOCKS")})
             bad = S.names(decl) - {"NRANKS", "NBLOCKS"} - set(interp.params)
             if bad:
-                raise ExtractError(info.loc, f"signal {info.key}: the configured size uses {', '.join(sorted(bad))}, which is not a constant")
+                raise ExtractError(info.loc, f"{what} {info.key}: the configured size uses {', '.join(sorted(bad))}, which is not a constant")
             if not S.is_int(decl) and S.names(decl) - {"NRANKS", "NBLOCKS"}:
                 decl = S.call("max", decl, S.num(1))      # an assumption param may be 0
             out.append(S.render(decl))
@@ -271,8 +287,8 @@ def _signal_dims(interp: Interp, info, kernel: Function) -> tuple[str, list]:
             break
         sizes.append(_tidy(S.binop("+", u, S.num(1))))
     if sizes is None or not sizes:
-        p = interp.param(f"size:{info.key}", f"{info.name}_SIZE", 16, f"assumed: size of signal {info.key} unknown", info.loc)
-        return f"[{S.render(p)}]", [(info.loc, f"the size of signal {info.key} is not known from the code; modelled as param {S.render(p)} = 16 (set [signals] {info.key} = N); an index beyond it shows up as an error verdict")]
+        p = interp.param(f"size:{info.key}", f"{info.name}_SIZE", 16, f"assumed: size of {what} {info.key} unknown", info.loc)
+        return f"[{S.render(p)}]", [(info.loc, f"the size of {what} {info.key} is not known from the code; modelled as param {S.render(p)} = 16 (set [{key}] {info.key} = N); an index beyond it shows up as an error verdict")]
     uniq: list[Sym] = []
     for s in sizes:
         if S.render(s) not in {S.render(u) for u in uniq}:
@@ -280,7 +296,7 @@ def _signal_dims(interp: Interp, info, kernel: Function) -> tuple[str, list]:
     total = uniq[0]
     for s in uniq[1:]:
         total = S.call("max", total, s)
-    note = f"the size of signal {info.key} is not configured; sized {S.render(total)} to cover the indices used (set [signals] {info.key} = N otherwise)"
+    note = f"the size of {what} {info.key} is not configured; sized {S.render(total)} to cover the indices used (set [{key}] {info.key} = N otherwise)"
     return f"[{S.render(total)}]", [(info.loc, note)]
 
 
@@ -309,6 +325,11 @@ def _assemble(interp: Interp, kernel: Function, cfg: dict, stmts: list, launch_b
             extra = [(loc, t.replace("sized 1 to cover", "a scalar, which covers")) for loc, t in extra]
         notes.extend(extra)
         sig_decls.append((f"signal {info.name}{dims};", info))
+    drop_unused_buffers(interp, stmts)
+    for info in interp.buffers.values():
+        dims, extra = _signal_dims(interp, info, kernel, "buffer")
+        notes.extend(extra)
+        sig_decls.append((f"buffer {info.name}{dims};", info))
     drop_unused_params(interp, stmts, [t for t, _ in sig_decls])
     host_lines, host_notes = _host(cfg, interp, kloc)
     notes.extend(host_notes)
@@ -355,7 +376,9 @@ def _assemble(interp: Interp, kernel: Function, cfg: dict, stmts: list, launch_b
     sites = tuple(sorted((CallSite(s.kind, s.loc.file, s.loc.line, s.loc.col,
                                    *(LEVEL_NAMES[s.levels[k]] for k in ("signal", "index", "peer", "value", "opcmp")))
                           for s in interp.sites.values()), key=lambda c: (c.file, c.line, c.col)))
-    return Extraction(text, smap, assumptions, sites, kernel.name, kloc)
+    data_sites = tuple(sorted((DataSite(kind, loc.file, loc.line, loc.col, *(LEVEL_NAMES[lv[k]] for k in ("dst", "src", "peer")))
+                               for kind, loc, lv in interp.data_sites.values()), key=lambda c: (c.file, c.line, c.col)))
+    return Extraction(text, smap, assumptions, sites, kernel.name, kloc, data_sites)
 
 
 def _scalar(stmts: list, pattern, name: str) -> None:

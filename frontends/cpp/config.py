@@ -23,6 +23,7 @@ KEYS: dict[str, tuple[tuple[type, ...], str]] = {
     "windows": ((str, list), "names of per-rank window base arrays (windowsIn[pe])"),
     "host": ((list,), "host sequence: launch, reset SIG, host_barrier"),
     "signals": ((dict,), "signal sizes: NAME = size or [dims] (ints or C++ expressions)"),
+    "buffers": ((dict,), "buffer sizes (TPUT/TGET data): NAME = size or [dims]"),
     "plain_signals": ((str, list), "pointers whose plain loads and stores are signals"),
     "values": ((dict,), "values of kernel arguments and template parameters"),
     "runtime": ((dict,), "C++ expression text -> C++ expression for runtime data"),

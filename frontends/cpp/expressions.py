@@ -11,7 +11,7 @@ from frontends.cpp.source import snippet
 from frontends.cpp.sym import FULL, PARTIAL, Sym
 from frontends.cpp.values import (CMPS, OPS, SIZE_OF, Elem, Enum, Local, LocalArray, Offset, Ptr, Struct,
                                   Unknown, View, Window, Windows, clean_type, pointee)
-from frontends.cpp.vocabulary import (BLOCK_BARRIERS, CONVENTIONAL, IGNORED_CALLS, LIBRARY_CONTEXTS, MAX_INLINE_DEPTH,
+from frontends.cpp.vocabulary import (ASYNC_TRANSFERS, BLOCK_BARRIERS, TRANSFERS, CONVENTIONAL, IGNORED_CALLS, LIBRARY_CONTEXTS, MAX_INLINE_DEPTH,
                                       WRAPPERS, norm, origin_key)
 
 
@@ -431,6 +431,13 @@ class Expressions:
         fname = norm(self.text(fnode)).split("::")[-1].split(".")[-1].split("->")[-1]
         if fname in ("TNOTIFY", "TWAIT", "TTEST"):
             return self.signal_op(fname, arg_nodes, node)
+        if fname in TRANSFERS:
+            return self.transfer(fname, arg_nodes, targs, node)
+        if fname in ("TLOAD", "TSTORE"):
+            self.data_access(fname, arg_nodes, node)
+            return S.num(0)
+        if fname in ASYNC_TRANSFERS:
+            return self.async_transfer(fname, node)
         if fname == "pipe_barrier":
             self.emit(Line("pipe_barrier(PIPE_ALL);", self.loc(node), "comment"))
             return S.num(0)

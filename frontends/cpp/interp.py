@@ -26,6 +26,7 @@ from frontends.cpp.sym import FULL, NONE, PARTIAL, Sym
 from frontends.cpp.values import CMPS, OPS, Elem, Enum, Local, Ptr, Unknown, View, Windows, pointee
 from frontends.cpp.vocabulary import BUILTIN_CALLS, SIG_KEYWORDS, SignalInfo, Site, norm, origin_key
 from frontends.cpp.calls import Calls
+from frontends.cpp.data import Data
 from frontends.cpp.expressions import Expressions
 from frontends.cpp.statements import Statements
 from frontends.cpp.views import Views
@@ -33,7 +34,7 @@ from frontends.cpp.views import Views
 __all__ = ["Interp", "norm"]
 
 
-class Interp(Expressions, Views, Calls, Statements):
+class Interp(Expressions, Views, Data, Calls, Statements):
     """Interprets one kernel (and the helpers it calls) into skeleton statements."""
 
     def __init__(self, index: Index, cfg: dict, kernel: Function, proven: dict | None = None):
@@ -50,6 +51,9 @@ class Interp(Expressions, Views, Calls, Statements):
         self.param_keys: dict[str, str] = {}
         self.assumptions: list[tuple[Loc, str]] = []
         self.signals: dict[str, SignalInfo] = {}
+        self.buffers: dict[str, SignalInfo] = {}          # data of TPUT / TGET (and their TLOAD / TSTORE)
+        self.transfer_bases: set[str] = set()
+        self.data_sites: dict[tuple, tuple] = {}          # TPUT / TGET: (kind, loc, levels)
         self.sites: dict[tuple, Site] = {}
         self.locals: set[str] = set()
         self.local_values: dict[str, Sym | None] = {}
@@ -192,6 +196,8 @@ class Interp(Expressions, Views, Calls, Statements):
         return None
 
     def as_view(self, v, node) -> View:
+        if isinstance(v, View) and v.data:
+            raise self.error(node, f"`{self.text(node)}` is a GlobalTensor of data (not int32): it cannot be a signal")
         if isinstance(v, View):
             return v
         p = self.as_ptr(v, node)

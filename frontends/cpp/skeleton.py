@@ -21,6 +21,7 @@ class Line:
     loc: Loc | None
     kind: str                   # sync, decl, assign, jump, return, comment
     defines: str | None = None  # the local a decl/assign writes
+    buffer: str | None = None   # a READ / WRITE of this buffer key: kept only if a TPUT/TGET declares it
 
     def uses(self) -> set[str]:
         t = self.text

@@ -38,7 +38,7 @@ class Statements:
 
     def contains_sync(self, node) -> bool:
         text = node.text.decode("utf-8", "replace")
-        if re.search(r"\b(TNOTIFY|TWAIT|TTEST)\b", text):
+        if re.search(r"\b(TNOTIFY|TWAIT|TTEST|TPUT|TGET)\b", text):
             return True
         idents = set(re.findall(r"[A-Za-z_]\w*", text))
         return bool(idents & (set(self.index.functions) | self.plain))

@@ -64,6 +64,9 @@ class View:
     ptr: Ptr
     shape: tuple[Sym, ...]
     strides: tuple[Sym, ...]      # in elements
+    dsize: int = 4                # bytes per element (a data GlobalTensor may hold half, float, ...)
+    data: bool = False            # the element type is not int32: data only, never a signal
+    dynamic: bool = False         # a runtime Shape: the extent is not known from the code
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ class Views:
     def signal(self, ptr: Ptr) -> SignalInfo:
         info = self.signals.get(ptr.base)
         if info is None:
-            name = self.fresh(ptr.base)
+            stale = self.buffers.pop(ptr.base, None)    # read by a TLOAD before: not a buffer after all
+            name = stale.name if stale is not None else self.fresh(ptr.base)
             dims = None
             sizes = self.cfg.get("signals", {})
             spec = sizes.get(ptr.base, sizes.get(name))
@@ -32,17 +33,19 @@ class Views:
             self.signals[ptr.base] = info
         return info
 
-    def elements(self, offset: Sym) -> Sym:
-        exact = S.div_exact(offset, 4)
+    def elements(self, offset: Sym, size: int = 4) -> Sym:
+        exact = S.div_exact(offset, size)
         if exact is not None:
             return exact
         lin = S.linear(offset)
-        if lin is not None and all(c % 4 == 0 for c in lin.values()):
-            return S.from_linear({m: c // 4 for m, c in lin.items()}, offset.level)
-        return S.binop("/", offset, S.num(4))
+        if lin is not None and all(c % size == 0 for c in lin.values()):
+            return S.from_linear({m: c // size for m, c in lin.items()}, offset.level)
+        return S.binop("/", offset, S.num(size))
 
     def view_text(self, view: View, node, single: bool) -> tuple[str, dict]:
         ptr = view.ptr
+        if ptr.base in self.buffers and ptr.base in self.transfer_bases:
+            raise self.error(node, f"{ptr.base} is used both as TPUT/TGET data and as a signal")
         info = self.signal(ptr)
         start = self.elements(ptr.offset)
         shape, strides = list(view.shape), list(view.strides)
@@ -73,7 +76,7 @@ class Views:
             if n in self.uses:
                 self.uses[n] = True
 
-    def flat_selector(self, start: Sym, dims, node, info) -> tuple[str, str]:
+    def flat_selector(self, start: Sym, dims, node, info, allow_view: bool = True) -> tuple[str, str]:
         """(name, selectors) of a view of a flat signal: the signal with an index or a
         slice, or a declared `view` for a strided 2-D window (Signal2D with a row stride)."""
         st = S.render(start)
@@ -89,6 +92,8 @@ class Views:
         total = S.num(1)
         for k, (n, s) in enumerate(reversed(dims)):
             if S.linear(s) != S.linear(inner):
+                if not allow_view:
+                    raise self.error(node, f"a strided (non-contiguous) view of buffer {info.key}: not supported by the extraction")
                 if k == len(dims) - 1 and all(S.is_int(x) for x in (start, s, *(d for d, _ in dims))):
                     return self.strided_view(start, dims, info, node), ""
                 raise self.error(node, f"a strided multi-dimensional view of signal {info.key} whose offset or stride is not a constant: give its dimensions in the config ([signals] {info.key} = [..])")
@@ -201,8 +206,11 @@ class Views:
             stride = self.as_int(args[1], arg_nodes[1]) if len(args) > 1 else cols
             return View(Ptr(ptr.base, ptr.offset, ptr.rank, 4, ptr.level, ptr.plain, ptr.origin), (rows, cols), (stride, S.num(1)))
         # GlobalTensor<T, Shape<...>, Stride<...>>
-        if not tv or not hasattr(tv[0], "type") or clean_type(self.sf.text_of(tv[0])) not in INT32_TYPES:
+        if not tv or not hasattr(tv[0], "type"):
             return Unknown(self.text(node), self.loc(node))
+        etype = clean_type(self.sf.text_of(tv[0]))
+        if etype not in INT32_TYPES:
+            return self.data_tensor(ptr, etype, tv, node)
         shape = self.shape_args(tv[1] if len(tv) > 1 else None, node)
         strides = self.shape_args(tv[2] if len(tv) > 2 else None, node)
         if shape is None:
@@ -238,6 +246,8 @@ class Views:
         targs = ty.child_by_field_name("arguments")
         vals = []
         for a in targs.named_children:
+            if a.type == "type_descriptor" and a.child_by_field_name("declarator") is None:
+                a = a.child_by_field_name("type")       # `Shape<1, kCols>`: a constant read as a type
             v = self.as_int(self.eval(a), a)
             if S.is_int(v) and v.args[0] < 0:
                 raise self.error(a, "a dynamic GlobalTensor shape: give the signal's size in the config")
@@ -248,6 +258,8 @@ class Views:
         if ty is None:
             return None
         base, targs = ty, None
+        if base.type == "type_descriptor":           # a `using X = GlobalTensor<...>;` alias
+            base = base.child_by_field_name("type")
         if base.type == "qualified_identifier":
             while base.type == "qualified_identifier":
                 base = base.child_by_field_name("name")

@@ -38,9 +38,12 @@ LIBRARY_CONTEXTS = {
     "CommDeviceContext": {"rankId": "rank", "rankNum": "nranks"},
 }
 WRAPPERS = ("Signal", "Signal2D", "GlobalTensor")
+# data movement the data extension models (frontends/cpp/data.py)
+TRANSFERS = ("TPUT", "TGET")
+ASYNC_TRANSFERS = ("TPUT_ASYNC", "TGET_ASYNC")
 # intrinsics that move data or order pipes inside a rank: no signal meaning
 IGNORED_CALLS = {
-    "TPUT", "TGET", "TLOAD", "TSTORE", "TMOV", "TADD", "TMUL", "TASSIGN", "TCOPY", "TEXP",
+    "TLOAD", "TSTORE", "TMOV", "TADD", "TMUL", "TASSIGN", "TCOPY", "TEXP",
     "TSUB", "TDIV", "TMAX", "TMIN", "TCVT", "TGATHER", "TSCATTER", "TREDUCE", "TBROADCAST",
     "DataCopy", "dcci", "set_flag", "wait_flag", "SetFlag", "WaitFlag", "printf", "assert",
     "PipeBarrier", "static_assert", "memcpy", "memset",

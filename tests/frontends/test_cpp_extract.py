@@ -33,6 +33,7 @@ VERDICTS = {
     "a2a_barrier": set(),
     "bug_counter_set": {"deadlock"},
     "bug_done_epilogue": {"dirty_exit"},
+    "bug_put_notify_no_fence": {"data_race"},
     "bug_ring_poll_eq": {"deadlock", "lost_notification"},
     "bug_runtime_peer_any": {"deadlock"},
     "bug_slot_overrun": {"error"},
@@ -42,6 +43,7 @@ VERDICTS = {
     "header_helper": set(),
     "peer_table": set(),
     "plain_flag": set(),
+    "put_notify_fence": set(),
     "ring_pipeline": set(),
     "runtime_peer": set(),
     "signal2d_tiles": set(),
@@ -660,3 +662,101 @@ def test_mutated_kernels_give_a_valid_spec_or_a_located_error(tmp_path):
             parse_and_compile(ex.sig_text)
             outcomes["spec"] += 1
     assert outcomes["spec"] > 20 and outcomes["error"] > 20
+
+
+# ---------------------------------------------------------------- TPUT / TGET (the data extension)
+
+DATA_HEAD = """
+struct HcclDeviceContext { int32_t rankId; int32_t rankNum; uint64_t windowsIn[8]; };
+using Row = pto::GlobalTensor<float, pto::Shape<1, 1, 1, 1, 4>, pto::Stride<4, 4, 4, 4, 1>>;
+template <typename T>
+AICORE inline __gm__ T *Peer(__gm__ HcclDeviceContext *ctx, __gm__ T *p, int pe)
+{
+    return (__gm__ T *)(ctx->windowsIn[pe] + ((uint64_t)p - ctx->windowsIn[ctx->rankId]));
+}
+"""
+
+
+def data_kernel(tmp_path, body: str, args: str = "") -> str:
+    src = DATA_HEAD + ("__global__ AICORE void k(__gm__ HcclDeviceContext *ctx, __gm__ float *send, "
+                       f"__gm__ float *recv, __gm__ int32_t *ready{args})\n{{\n{body}\n}}\n")
+    return write(tmp_path, "k.cpp", src)
+
+
+def test_tput_to_a_window_peer_is_a_full_put_with_buffers(tmp_path):
+    path = data_kernel(tmp_path, "    int nx = (ctx->rankId + 1) % ctx->rankNum;\n    Row s(send);\n"
+                                 "    Row d(Peer(ctx, recv, nx));\n    pto::comm::TPUT(d, s, tile);")
+    ex = extract([path], {"ranks": 2})
+    assert "buffer recv[4];" in ex.sig_text and "buffer send[4];" in ex.sig_text
+    assert "TPUT(recv[0:4] @ nx, send[0:4]);" in ex.sig_text
+    (site,) = ex.data_sites
+    assert (site.kind, site.line, site.dst, site.src, site.peer) == ("TPUT", 14, "full", "full", "full")
+    assert ex.call_sites == ()          # TPUT / TGET are not counted with the signal call sites
+    parse_and_compile(ex.sig_text)
+
+
+def test_tput_atomic_add_from_the_template_argument(tmp_path):
+    path = data_kernel(tmp_path, "    Row s(send);\n    Row d(Peer(ctx, recv, 0));\n"
+                                 "    pto::comm::TPUT<pto::comm::AtomicType::AtomicAdd>(d, s, tile);")
+    assert "TPUT(recv[0:4] @ 0, send[0:4], AtomicAdd);" in extract([path], {"ranks": 2}).sig_text
+
+
+def test_tget_reads_the_peer_and_writes_the_own_buffer(tmp_path):
+    path = data_kernel(tmp_path, "    Row d(recv);\n    Row s(Peer(ctx, send, 1));\n    pto::comm::TGET(d, s, ping, pong);")
+    ex = extract([path], {"ranks": 2})
+    assert "TGET(recv[0:4], send[0:4] @ 1);" in ex.sig_text
+    parse_and_compile(ex.sig_text)
+
+
+def test_tput_peer_from_runtime_data_is_an_assumption_not_a_guess(tmp_path):
+    remote = "(__gm__ float *)(ctx->windowsIn[route[0]] + ((uint64_t)recv - ctx->windowsIn[ctx->rankId]))"
+    path = data_kernel(tmp_path, f"    Row s(send);\n    Row d({remote});\n    pto::comm::TPUT(d, s, tile);",
+                       ", __gm__ int32_t *route")
+    ex = extract([path], {"ranks": 2})
+    assert "    TPUT(recv[0:4] @ PEER_12, send[0:4]);" in ex.sig_text.splitlines()
+    assert "param PEER_12 = 0;" in ex.sig_text
+    assert any(a.line == 12 and a.text.startswith("PEER comes from runtime data (route[0], a load from global memory)")
+               and a.text.endswith("modelled as a param PEER_12") for a in ex.assumptions), ex.assumptions
+    assert ex.data_sites[0].peer == "none"
+    ex2 = extract([path], {"ranks": 2, "bounds": {"route[0]": [0, 1]}})
+    assert "int peer_12 = any(0, 1);" in ex2.sig_text and "TPUT(recv[0:4] @ peer_12, send[0:4]);" in ex2.sig_text
+    assert ex2.data_sites[0].peer == "partial"
+
+
+def test_a_tput_operand_that_cannot_be_followed_is_reported_at_its_location(tmp_path):
+    path = data_kernel(tmp_path, "    Row s(send);\n    pto::comm::TPUT(MakeRemote(recv), s, tile);\n"
+                                 "    pto::comm::TNOTIFY(pto::comm::Signal(ready), 1, pto::comm::NotifyOp::Set);")
+    ex = extract([path], {"ranks": 2})
+    assert "TPUT" not in ex.sig_text.split("kernel {")[1] and "buffer" not in ex.sig_text
+    (a,) = [a for a in ex.assumptions if "TPUT" in a.text]
+    assert (a.line, a.col) == (12, 21)
+    assert "destination `MakeRemote(recv)`" in a.text and "MakeRemote has no definition" in a.text
+    assert "left out, its data is not checked" in a.text
+
+
+def test_a_tput_source_on_a_remote_rank_is_refused(tmp_path):
+    path = data_kernel(tmp_path, "    Row s(Peer(ctx, send, 1));\n    Row d(recv);\n    pto::comm::TPUT(d, s, tile);")
+    with pytest.raises(ExtractError, match="source `s` is on rank 1") as e:
+        extract([path], {"ranks": 2})
+    assert str(e.value).startswith(f"{path}:13:24: error: TPUT's source")
+
+
+def test_tload_of_a_pointer_no_transfer_touches_is_left_out(tmp_path):
+    path = data_kernel(tmp_path, "    Row x(send);\n    TLOAD(tile, x);\n"
+                                 "    pto::comm::TNOTIFY(pto::comm::Signal(ready), 1, pto::comm::NotifyOp::Set);")
+    ex = extract([path], {"ranks": 2})
+    assert "READ" not in ex.sig_text and "buffer" not in ex.sig_text
+
+
+def test_async_transfers_are_left_out_with_an_assumption(tmp_path):
+    path = data_kernel(tmp_path, "    Row s(send);\n    Row d(Peer(ctx, recv, 1));\n"
+                                 "    auto ev = pto::comm::TPUT_ASYNC<pto::comm::DmaEngine::SDMA>(d, s, session);")
+    ex = extract([path], {"ranks": 2})
+    assert "TPUT" not in ex.sig_text.split("kernel {")[1]
+    assert any("TPUT_ASYNC is not extracted yet" in a.text and a.line == 13 for a in ex.assumptions)
+
+
+def test_a_data_tensor_is_not_a_signal(tmp_path):
+    path = data_kernel(tmp_path, "    Row s(send);\n    pto::comm::TNOTIFY(s, 1, pto::comm::NotifyOp::Set);")
+    with pytest.raises(ExtractError, match="GlobalTensor of data"):
+        extract([path], {"ranks": 2})

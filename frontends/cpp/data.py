@@ -1,0 +1,206 @@
+"""Data movement for the .sig data extension: `TPUT` / `TGET` between GlobalTensors, and the
+`TLOAD` / `TSTORE` reads and writes of the buffers they touch.
+
+`pto::comm::TPUT(dst, src, tile...)` (with `<AtomicType::AtomicAdd>` as a template argument
+or an `AtomicType::AtomicAdd` argument) becomes `TPUT(DST @ r, SRC[, AtomicAdd]);` and
+`TGET(dst, src, tile...)` becomes `TGET(DST, SRC @ r);`: the peer is the rank of the remote
+operand's window translation, resolved exactly like a TNOTIFY's peer. Every pointer that
+reaches a TPUT/TGET is a `buffer`, sized like a signal. The staging tiles are UB scratch of
+the calling core and are not modelled.
+
+Known limitations: async transfers (`TPUT_ASYNC` / `TGET_ASYNC`) are left out with an
+assumption; a GlobalTensor with a runtime Shape is modelled as its first element; strided
+(non-contiguous) buffer views are refused.
+"""
+
+from __future__ import annotations
+
+import re
+
+from frontends.cpp import sym as S
+from frontends.cpp.skeleton import Block, Line
+from frontends.cpp.errors import ExtractError
+from frontends.cpp.sym import FULL, Sym
+from frontends.cpp.values import SIZE_OF, Ptr, Unknown, View
+from frontends.cpp.vocabulary import SignalInfo, norm
+
+ATOMIC = ("AtomicNone", "AtomicAdd")
+
+
+class Data:
+    """TPUT / TGET / TLOAD / TSTORE (a part of Interp)."""
+
+    def data_tensor(self, ptr: Ptr, etype: str, tv: list, node) -> View:
+        """A GlobalTensor of a non-int32 element type: data, never a signal."""
+        dsize = SIZE_OF.get(etype, ptr.elem if ptr.elem > 1 else 4)
+        p = Ptr(ptr.base, ptr.offset, ptr.rank, dsize, ptr.level, ptr.plain, ptr.origin)
+        try:
+            shape = self.shape_args(tv[1] if len(tv) > 1 else None, node)
+            strides = self.shape_args(tv[2] if len(tv) > 2 else None, node)
+        except Exception:   # a runtime Shape (pto::DYNAMIC): the extent is not in the code
+            return View(p, (), (), dsize, True, True)
+        if shape is None:
+            shape = (S.num(1),)
+        if strides is None:
+            acc, st = S.num(1), []
+            for n in reversed(shape):
+                st.append(acc)
+                acc = S.binop("*", acc, n)
+            strides = tuple(reversed(st))
+        dynamic = not all(S.is_int(x) for x in (*shape, *strides))
+        return View(p, () if dynamic else shape, () if dynamic else strides, dsize, True, dynamic)
+
+    def data_view(self, arg_node, node, what: str) -> View | None:
+        """The GlobalTensor (or plain pointer) operand of a transfer; None, with an
+        assumption at its location, when the extraction cannot tell which buffer it is."""
+        v = self.eval(arg_node)
+        if isinstance(v, View):
+            return v
+        if isinstance(v, Ptr):
+            return View(v, (), (), v.elem if v.elem > 1 else 4, True)
+        if isinstance(v, Unknown) and v.key.startswith("call:"):
+            why = f"{v.hint} has no definition among the given files and their local headers"
+        else:
+            why = "it is not a GlobalTensor over a kernel argument or a window address"
+        self.assume(self.loc(arg_node), f"{what} `{self.text(arg_node)}` of {self.text(node).split('(')[0]}: "
+                                        f"cannot tell which buffer it is ({why}); the transfer is left out, its data is not checked")
+        return None
+
+    def buffer(self, ptr: Ptr) -> SignalInfo:
+        info = self.buffers.get(ptr.base)
+        if info is None:
+            if ptr.base in self.signals:
+                raise ExtractError(ptr.origin, f"{ptr.base} is used both as a signal and as TPUT/TGET data")
+            name = self.fresh(ptr.base)
+            sizes = self.cfg.get("buffers", {})
+            spec = sizes.get(ptr.base, sizes.get(name))
+            dims = None
+            if spec is not None:
+                items = spec if isinstance(spec, list) else [spec]
+                dims = tuple(self.as_int(self.eval_config(str(d), ptr.origin), None) if isinstance(d, str)
+                             else S.num(int(d)) for d in items)
+            info = SignalInfo(name, ptr.base, ptr.origin, ptr.level, dims)
+            self.buffers[ptr.base] = info
+        return info
+
+    def buffer_text(self, view: View, node, count: Sym | None = None) -> tuple[str, dict, Sym]:
+        """`NAME[a:b] @ r` for a buffer view, its resolution levels and its element count."""
+        ptr = view.ptr
+        info = self.buffer(ptr)
+        start = self.elements(ptr.offset, view.dsize)
+        dims = [(n, s) for n, s in zip(view.shape, view.strides) if not (S.is_int(n) and n.args[0] == 1)]
+        if view.dynamic:
+            self.assume(self.loc(node), f"the extent of `{self.text(node)}` comes from a runtime Shape; modelled as its first element only")
+        size = S.num(1)
+        for n, _ in dims:
+            size = S.binop("*", size, n)
+        last = start
+        for n, s in dims:
+            last = S.binop("+", last, S.binop("*", S.binop("-", n, S.num(1)), s))
+        info.spans.append((start, last))
+        if info.dims is None:
+            name, sel = self.flat_selector(start, dims, node, info, allow_view=False)
+        else:
+            name, sel = info.name, self.dim_selectors(start, dims, info, node)
+        at = ""
+        if ptr.rank is not None and S.render(ptr.rank) != "rank":
+            at = f" @ {S.render(ptr.rank)}" if S.prec(ptr.rank) >= 13 else f" @ ({S.render(ptr.rank)})"
+            self.note_rank_use(ptr.rank)
+        levels = {"buffer": min(ptr.level, start.level), "peer": ptr.rank.level if ptr.rank is not None else FULL}
+        return name + sel + at, levels, size
+
+    def transfer(self, kind: str, arg_nodes, targs, node):
+        if len(arg_nodes) < 2:
+            raise self.error(node, f"{kind} needs (dst, src, tile...)")
+        dst = self.data_view(arg_nodes[0], node, "destination")
+        src = self.data_view(arg_nodes[1], node, "source")
+        if dst is None or src is None:
+            return S.num(0)
+        own_side, remote_side = (src, dst) if kind == "TPUT" else (dst, src)
+        own_node = arg_nodes[1] if kind == "TPUT" else arg_nodes[0]
+        if own_side.ptr.rank is not None and S.render(own_side.ptr.rank) != "rank":
+            raise self.error(own_node, f"{kind}'s {'source' if kind == 'TPUT' else 'destination'} "
+                                       f"`{self.text(own_node)}` is on rank {S.render(own_side.ptr.rank)}: {kind} "
+                                       f"{'reads' if kind == 'TPUT' else 'writes'} the calling rank's memory")
+        if dst.dynamic != src.dynamic:      # one extent unknown: both are modelled as one element
+            dst, src = (View(v.ptr, (), (), v.dsize, True, True) for v in (dst, src))
+        self.transfer_bases.update((dst.ptr.base, src.ptr.base))
+        dtext, dlev, _ = self.buffer_text(dst, arg_nodes[0])
+        stext, slev, _ = self.buffer_text(src, arg_nodes[1])
+        peer = (dlev if kind == "TPUT" else slev)["peer"]
+        self.data_sites[(self.loc(node).file, self.loc(node).line, self.loc(node).col)] = (
+            kind, self.loc(node), {"dst": dlev["buffer"], "src": slev["buffer"], "peer": peer})
+        atomic = self.atomic_of(targs, arg_nodes[2:], node) if kind == "TPUT" else "AtomicNone"
+        loc = self.loc(node)
+
+        def line(a):
+            return Line(f"{kind}({dtext}, {stext}{', AtomicAdd' if a == 'AtomicAdd' else ''});", loc, "sync")
+        if isinstance(atomic, str):
+            self.emit(line(atomic))
+        else:
+            self.emit(Block("if", f"{S.render(atomic)} == 0", loc, [line("AtomicNone")], [line("AtomicAdd")]))
+        return S.num(0)
+
+    def atomic_of(self, targs, rest, node):
+        """AtomicNone / AtomicAdd from `TPUT<AtomicType::X>` or an `AtomicType::X` argument;
+        a param (0 = AtomicNone, 1 = AtomicAdd) with an assumption when it is runtime data."""
+        cands = list(targs.named_children) if targs is not None else []
+        cands += [a for a in rest if re.search(r"atomic", self.text(a), re.I)]
+        for a in cands:
+            last = norm(self.text(a)).split("::")[-1]
+            if last in ATOMIC:
+                return last
+            v = self.eval(a.child_by_field_name("type") if a.type == "type_descriptor" else a)
+            if isinstance(v, Sym) and S.is_int(v) and v.args[0] in (0, 1):
+                return ATOMIC[v.args[0]]
+            key = f"atomic:{norm(self.text(a))}@{self.loc(a)}"
+            p = self.param(key, f"ATOMIC_{self.loc(a).line}", 0, f"assumed: {self.text(a)} picks 0=AtomicNone / 1=AtomicAdd", self.loc(a))
+            self.assume(self.loc(a), f"the atomic type of the TPUT comes from runtime data ({self.text(a)}); "
+                                     f"modelled as a param {S.render(p)} choosing among AtomicNone, AtomicAdd", S.render(p))
+            return p
+        return "AtomicNone"
+
+    def data_access(self, kind: str, arg_nodes, node) -> None:
+        """TLOAD(tile, gm) reads gm, TSTORE(gm, tile) writes it: a READ / WRITE of the buffer,
+        kept only when a TPUT / TGET makes that pointer a buffer (extract drops the others)."""
+        k = 1 if kind == "TLOAD" else 0
+        if len(arg_nodes) <= k:
+            return
+        v = self.eval(arg_nodes[k])
+        if not isinstance(v, View) or v.ptr.plain:
+            return
+        if v.ptr.base in self.signals:
+            return
+        text, _, _ = self.buffer_text(v, arg_nodes[k])
+        self.emit(Line(f"{'READ' if kind == 'TLOAD' else 'WRITE'}({text});", self.loc(node), "sync", buffer=v.ptr.base))
+
+    def async_transfer(self, kind: str, node):
+        self.assume(self.loc(node), f"{kind} is not extracted yet: the async transfer is left out and its data "
+                                    "is not checked (write TPUT_ASYNC / WAIT_EVENT in a .sig by hand)")
+        return Unknown(self.text(node), self.loc(node), kind, f"call:{kind}@{self.loc(node)}")
+
+
+def drop_unused_buffers(interp, stmts: list) -> None:
+    """A READ / WRITE of a pointer that no TPUT / TGET touches is left out with its buffer."""
+    for key in list(interp.buffers):
+        if key not in interp.transfer_bases:
+            del interp.buffers[key]
+    _filter(stmts, set(interp.buffers))
+
+
+def _filter(stmts: list, keep: set) -> None:
+    i = 0
+    while i < len(stmts):
+        st = stmts[i]
+        if isinstance(st, Line):
+            if st.buffer is not None and st.buffer not in keep:
+                del stmts[i]
+                continue
+        else:
+            _filter(st.body, keep)
+            if st.orelse:
+                _filter(st.orelse, keep)
+        i += 1
+
+
+__all__ = ["Data", "drop_unused_buffers"]

@@ -35,18 +35,9 @@ class Data:
         dsize = SIZE_OF.get(etype, ptr.elem if ptr.elem > 1 else 4)
         p = Ptr(ptr.base, ptr.offset, ptr.rank, dsize, ptr.level, ptr.plain, ptr.origin)
         try:
-            shape = self.shape_args(tv[1] if len(tv) > 1 else None, node)
-            strides = self.shape_args(tv[2] if len(tv) > 2 else None, node)
-        except Exception:   # a runtime Shape (pto::DYNAMIC): the extent is not in the code
+            shape, strides = self.shape_and_strides(tv, node)
+        except ExtractError:   # a runtime Shape (pto::DYNAMIC): the extent is not in the code
             return View(p, (), (), dsize, True, True)
-        if shape is None:
-            shape = (S.num(1),)
-        if strides is None:
-            acc, st = S.num(1), []
-            for n in reversed(shape):
-                st.append(acc)
-                acc = S.binop("*", acc, n)
-            strides = tuple(reversed(st))
         dynamic = not all(S.is_int(x) for x in (*shape, *strides))
         return View(p, () if dynamic else shape, () if dynamic else strides, dsize, True, dynamic)
 

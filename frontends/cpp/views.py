@@ -211,6 +211,12 @@ class Views:
         etype = clean_type(self.sf.text_of(tv[0]))
         if etype not in INT32_TYPES:
             return self.data_tensor(ptr, etype, tv, node)
+        shape, strides = self.shape_and_strides(tv, node)
+        return View(Ptr(ptr.base, ptr.offset, ptr.rank, 4, ptr.level, ptr.plain, ptr.origin), shape, strides)
+
+    def shape_and_strides(self, tv, node) -> tuple[tuple, tuple]:
+        """A GlobalTensor's `Shape<...>` (default: one element) and `Stride<...>` (default:
+        row-major over that shape) from its template arguments `tv`."""
         shape = self.shape_args(tv[1] if len(tv) > 1 else None, node)
         strides = self.shape_args(tv[2] if len(tv) > 2 else None, node)
         if shape is None:
@@ -221,7 +227,7 @@ class Views:
                 st.append(acc)
                 acc = S.binop("*", acc, n)
             strides = tuple(reversed(st))
-        return View(Ptr(ptr.base, ptr.offset, ptr.rank, 4, ptr.level, ptr.plain, ptr.origin), shape, strides)
+        return shape, strides
 
     def shape_args(self, td, node):
         """The integer arguments of a `Shape<...>` / `Stride<...>` type (through aliases)."""

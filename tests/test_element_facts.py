@@ -91,10 +91,10 @@ def test_the_reduction_takes_its_sets_as_increases():
 
 
 @pytest.mark.parametrize("why, change", [
-    ("the values fall from launch to launch", dict(value="3 - launch_id")),
+    ("the values fall from launch to launch", dict(value="3 - launch_id", n=2)),
     ("every rank writes epoch[0]", dict(who="0")),
-    ("the host resets it between launches", dict(host="reset epoch;")),
-    ("it starts above the first value", dict(init="= 5")),
+    ("the host resets it between launches", dict(host="reset epoch;", n=2)),
+    ("it starts above the first value", dict(init="= 5", n=2)),
     ("two blocks of a launch write different values", dict(value="launch_id * 2 + block", blocks=2, n=2)),
 ])
 def test_what_breaks_the_proof_is_refused_and_judged_like_the_reference(why, change):
@@ -106,7 +106,7 @@ def test_what_breaks_the_proof_is_refused_and_judged_like_the_reference(why, cha
 
 
 def test_falling_epochs_lose_a_notification_reduced_or_not():
-    ref, reduced, plain = verdicts(epoch(value="3 - launch_id"))
+    ref, reduced, plain = verdicts(epoch(value="3 - launch_id", n=2))
     assert ref == reduced == plain and "lost_notification" in ref
 
 

@@ -20,10 +20,11 @@ from frontends.cpp import config as config_mod
 from frontends.cpp import sym as S
 from frontends.cpp.data import drop_unused_buffers
 from frontends.cpp.errors import ExtractError, Loc
+from frontends.cpp.host import HostReader, host_bindings
 from frontends.cpp.interp import Interp, norm
 from frontends.cpp.skeleton import Line, Printer, drop_unused_params, prune, texts
 from frontends.cpp.source import Function, Index, declarator_name, load, snippet
-from frontends.cpp.sym import LEVEL_NAMES, Sym
+from frontends.cpp.sym import FULL, LEVEL_NAMES, Sym
 
 __all__ = ["extract", "Extraction", "Assumption", "CallSite", "DataSite", "SourceMapEntry", "ExtractError"]
 
@@ -145,8 +146,46 @@ def _choose_kernel(index: Index, cfg: dict, first: str) -> Function:
 
 
 def _launch_site(index: Index, kernel: Function, cfg: dict) -> tuple[dict, Sym | None, list]:
-    """Constant arguments, block count and template arguments of the first
-    `kernel<T...><<<blocks, ...>>>(args)` launch in the given files."""
+    """Arguments, block count and template arguments of the kernel's
+    `kernel<T...><<<blocks, ...>>>(args)` launches in the given files.
+
+    An argument is taken when every launch passes the same value for it: a constant, or an
+    expression over the communicator's rank and rank count that the host code shows
+    (frontends.cpp.host). The block count and template arguments are the first launch's."""
+    reader = None
+    found: list[dict] = []
+    blocks, template = None, []
+    for sf, call, fn, args, mark in _launches(index, kernel):
+        reader = reader or HostReader(index)
+        consts = Interp(index, cfg, kernel)
+        consts.sf = sf
+        consts.scopes = [_host_scope(consts, reader, call)]
+        out: dict = {}
+        for p, a in zip(consts.params_of(kernel), args.named_children):
+            name = declarator_name(p.child_by_field_name("declarator"))
+            v = _host_value(consts, a)
+            if name and v is not None:
+                out[name] = v
+        if not found:
+            if fn.type == "template_function":
+                template = [_constant(consts, a) for a in fn.child_by_field_name("arguments").named_children]
+            first = _top_level_split(mark.text)[0] if mark.text.strip() else ""
+            try:
+                snip_sf, expr = snippet(first, sf.path, None)
+                consts.sf = snip_sf
+                blocks = _constant(consts, expr)
+            except ExtractError:
+                blocks = None
+        found.append(out)
+    if not found:
+        return {}, None, []
+    agreed = {k: v for k, v in found[0].items()
+              if all(k in o and S.render(o[k]) == S.render(v) for o in found[1:])}
+    return agreed, blocks, template
+
+
+def _launches(index: Index, kernel: Function):
+    """(file, call, function node, argument list, `<<<...>>>` mark) of every launch."""
     for sf in index.files:
         launches = [m for m in sf.marks if m.kind == "launch"]
         if not launches:
@@ -162,30 +201,32 @@ def _launch_site(index: Index, kernel: Function, cfg: dict) -> tuple[dict, Sym |
                 continue
             lo, hi = sf.char_offset(fn) + len(fn.text.decode("utf-8", "replace")), sf.char_offset(args)
             mark = next((m for m in launches if lo <= m.start and m.end <= hi + 1), None)
-            if mark is None:
-                continue
-            consts = Interp(index, cfg, kernel)
-            consts.sf = sf
-            params = consts.params_of(kernel)
-            out: dict = {}
-            for p, a in zip(params, args.named_children):
-                name = declarator_name(p.child_by_field_name("declarator"))
-                v = _constant(consts, a)
-                if name and v is not None:
-                    out[name] = v
-            template = []
-            if fn.type == "template_function":
-                template = [_constant(consts, a) for a in fn.child_by_field_name("arguments").named_children]
-            first = _top_level_split(mark.text)[0] if mark.text.strip() else ""
-            blocks = None
-            try:
-                snip_sf, expr = snippet(first, sf.path, None)
-                consts.sf = snip_sf
-                blocks = _constant(consts, expr)
-            except ExtractError:
-                blocks = None
-            return out, blocks, template
-    return {}, None, []
+            if mark is not None:
+                yield sf, n, fn, args, mark
+
+
+def _host_scope(consts: Interp, reader: HostReader, call) -> dict:
+    """The host identifiers around a launch that have a .sig value: the communicator's
+    rank and rank count, and locals initialised once from such values or constants."""
+    meanings, inits = host_bindings(reader, call)
+    scope: dict = {nm: consts.builtin(what, FULL) for nm, what in meanings.items()}
+    consts.scopes = [scope]
+    for nm, init in sorted(inits.items(), key=lambda kv: kv[1].start_byte):
+        v = _host_value(consts, init)
+        if v is not None:
+            scope[nm] = v
+    return scope
+
+
+def _host_value(interp: Interp, node) -> Sym | None:
+    """A host expression's value when it is a constant or made of the rank and rank count."""
+    try:
+        v = interp.eval(node)
+    except ExtractError:
+        return None
+    if not isinstance(v, Sym) or v.reads or v.level < FULL:
+        return None
+    return v if S.names(v) <= {"rank", "nranks"} else None
 
 
 def _constant(interp: Interp, node) -> Sym | None:

@@ -166,3 +166,142 @@ __global__ AICORE void k(__gm__ HcclDeviceContext *hccl, __gm__ int32_t *flag)
     ex = run(tmp_path, body)
     assert [c.resolution for c in ex.call_sites] != ["full"]
     assert said(ex, "hccl->rankId")
+
+
+RING = CTX + """
+__global__ AICORE void k(__gm__ Ctx *ctx, __gm__ int32_t *flag)
+{
+    int32_t me = ctx->rankId;
+    int32_t next = PEER;
+    __gm__ int32_t *r = (__gm__ int32_t *)(ctx->windowsIn[next] + ((uint64_t)flag - ctx->windowsIn[me]));
+    pto::comm::TNOTIFY(pto::comm::Signal(r), 1, pto::comm::NotifyOp::Set);
+    pto::comm::TWAIT(pto::comm::Signal(flag), 1, pto::comm::WaitCmp::GE);
+}
+"""
+
+
+def test_the_ring_step_proves_the_rank_count(tmp_path):
+    for peer, sig in (("(me + 1) % ctx->rankSize", "(rank + 1) % nranks"),
+                      ("(me + ctx->rankSize - 1) % ctx->rankSize", "(rank + nranks - 1) % nranks"),
+                      ("(me + 2) % ctx->rankSize", "(rank + 2) % nranks")):
+        ex = run(tmp_path, RING.replace("PEER", peer))
+        assert all(c.resolution == "full" for c in ex.call_sites), (peer, sites(ex))
+        assert not said(ex, "conventional name"), peer
+        assert f"int next = {sig};" in ex.sig_text and "TNOTIFY(flag @ next, 1, Set);" in ex.sig_text, ex.sig_text
+
+
+def test_look_alikes_of_the_ring_step_prove_no_rank_count(tmp_path):
+    for peer in ("(me * 2 + 1) % ctx->rankSize",      # not a step of the own rank
+                 "(ctx->rankSize + 1) % ctx->rankSize",  # the own rank is not in it
+                 "(me + 1) % (ctx->rankSize - 1)",      # the modulus is not a named value
+                 "(me + 1) & ctx->rankSize"):            # not a modulus
+        ex = run(tmp_path, RING.replace("PEER", peer))
+        assert said(ex, "took ctx->rankSize as the rank count"), peer
+        assert {c.resolution for c in ex.call_sites if c.kind == "TNOTIFY"} == {"partial"}, (peer, sites(ex))
+
+
+def test_a_ring_step_outside_the_window_idiom_proves_nothing(tmp_path):
+    body = CTX + """
+__global__ AICORE void k(__gm__ Ctx *ctx, __gm__ int32_t *flag)
+{
+    int32_t me = ctx->rankId;
+    int32_t next = (me + 1) % ctx->rankSize;
+    pto::comm::TWAIT(pto::comm::Signal(flag + next), 1, pto::comm::WaitCmp::GE);
+}
+"""
+    ex = run(tmp_path, body)
+    assert said(ex, "took ctx->rankSize as the rank count")
+
+
+# ---- the host code that launches the kernel (frontends/cpp/host.py)
+
+HOST_KERNEL = """
+#include <hccl/hccl.h>
+
+__global__ AICORE void k(__gm__ int32_t *counter, int threshold, int me, __gm__ uint64_t *windowsIn)
+{
+    if (me != 0) {
+        __gm__ int32_t *r = (__gm__ int32_t *)(windowsIn[0] + ((uint64_t)counter - windowsIn[me]));
+        pto::comm::TNOTIFY(pto::comm::Signal(r), 1, pto::comm::NotifyOp::AtomicAdd);
+    } else {
+        pto::comm::TWAIT(pto::comm::Signal(counter), threshold, pto::comm::WaitCmp::GE);
+    }
+}
+
+struct Ctx {
+    HcclComm comm;
+    void *stream;
+    bool Init(int rankId, int nRanks, const HcclRootInfo *root)
+    {
+        return HcclCommInitRootInfo(static_cast<uint32_t>(nRanks), root, static_cast<uint32_t>(rankId), &comm) == 0;
+    }
+};
+
+HOST
+"""
+
+HOST = """
+void Run(int rank_id, int n_ranks, const HcclRootInfo *root, int32_t *counter, uint64_t *win)
+{
+    Ctx ctx;
+    ctx.Init(rank_id, n_ranks, root);
+    const int threshold = n_ranks - 1;
+    k<<<1, nullptr, ctx.stream>>>(counter, threshold, rank_id, win);
+}
+"""
+
+
+def host_run(tmp_path, host: str = HOST, ctx_init: str | None = None):
+    body = HOST_KERNEL.replace("HOST", host)
+    if ctx_init is not None:
+        body = body.replace("return HcclCommInitRootInfo(static_cast<uint32_t>(nRanks), root, static_cast<uint32_t>(rankId), &comm) == 0;", ctx_init)
+    return run(tmp_path, body)
+
+
+def test_the_host_launch_gives_the_rank_count_and_the_own_rank_of_the_communicator(tmp_path):
+    ex = host_run(tmp_path)
+    assert "TWAIT(counter, nranks - 1, GE);" in ex.sig_text, ex.sig_text
+    assert all(c.resolution == "full" for c in ex.call_sites), sites(ex)
+    assert not said(ex, "conventional name") and not any("THRESHOLD" in a.text for a in ex.assumptions)
+
+
+def test_the_rank_count_read_back_from_the_communicator_counts_too(tmp_path):
+    host = """
+void Run(HcclComm comm, int32_t *counter, uint64_t *win)
+{
+    uint32_t n = 0;
+    uint32_t r = 0;
+    HcclGetRankSize(comm, &n);
+    HcclGetRankId(comm, &r);
+    k<<<1, nullptr, nullptr>>>(counter, (int)n - 1, r, win);
+}
+"""
+    ex = host_run(tmp_path, host)
+    assert "TWAIT(counter, nranks - 1, GE);" in ex.sig_text, ex.sig_text
+    assert all(c.resolution == "full" for c in ex.call_sites), sites(ex)
+
+
+def test_host_values_that_are_not_the_communicators_prove_nothing(tmp_path):
+    variants = {
+        "another value reaches the API": (HOST, "return HcclCommInitRootInfo(static_cast<uint32_t>(nRanks + 1), root, static_cast<uint32_t>(rankId), &comm) == 0;"),
+        "the helper does not pass it on": (HOST, "return nRanks > 0;"),
+        "changed after": (HOST.replace("const int threshold = n_ranks - 1;", "n_ranks = n_ranks * 2;\n    const int threshold = n_ranks - 1;"), None),
+        "two communicators": (HOST.replace("ctx.Init(rank_id, n_ranks, root);", "ctx.Init(rank_id, n_ranks, root);\n    HcclComm sub;\n    HcclCommInitRootInfo(2, root, 0, &sub);"), None),
+        "two launches disagree": (HOST.replace("    k<<<1, nullptr, ctx.stream>>>(counter, threshold, rank_id, win);",
+                                               "    k<<<1, nullptr, ctx.stream>>>(counter, threshold, rank_id, win);\n    k<<<1, nullptr, ctx.stream>>>(counter, threshold + 1, rank_id, win);"), None),
+        "a value read back once, then changed": ("""
+void Run(HcclComm comm, int32_t *counter, uint64_t *win, int r)
+{
+    uint32_t n = 0;
+    HcclGetRankSize(comm, &n);
+    n += 1;
+    k<<<1, nullptr, nullptr>>>(counter, (int)n - 1, r, win);
+}
+""", None),
+    }
+    for what, (host, init) in variants.items():
+        ex = host_run(tmp_path, host, init)
+        assert "TWAIT(counter, nranks - 1, GE);" not in ex.sig_text, what
+        wait = next(c for c in ex.call_sites if c.kind == "TWAIT")
+        assert wait.resolution == "none", (what, wait.levels())
+        assert any("THRESHOLD" in a.text or "threshold" in a.text for a in ex.assumptions), (what, [str(a) for a in ex.assumptions])

@@ -440,3 +440,40 @@ def test_a_slot_2_read_without_the_idiom_is_runtime_data(tmp_path):
     assert "rank" not in kernel_of(ex.sig_text).replace("nranks", "")
     (site,) = ex.call_sites
     assert site.index == "none"
+
+
+A2A = (CORPUS / "a2a_barrier" / "a2a_barrier.pto").read_text()
+RING = (CORPUS / "ring_pipeline" / "ring_pipeline.pto").read_text()
+
+
+def conventional_nranks(ex) -> bool:
+    return any("took %nranks as nranks (a conventional name" in a.text for a in ex.assumptions)
+
+
+def test_a_sweep_over_the_windows_and_the_ring_step_prove_the_rank_count(tmp_path):
+    for text in (A2A, RING, RING.replace("%after = arith.addi %me, %c1 : index",
+                                         "%n1 = arith.subi %n, %c1 : index\n    %after = arith.addi %me, %n1 : index")):
+        p = tmp_path / "k.pto"
+        p.write_text(text)
+        ex = extract([p.as_posix()], {"pragmas": False})
+        assert not conventional_nranks(ex), [str(a) for a in ex.assumptions]
+        assert all(c.resolution == "full" for c in ex.call_sites), [c.levels() for c in ex.call_sites]
+        assert "nranks" in kernel_of(ex.sig_text)
+
+
+def test_look_alikes_of_the_sweep_and_the_ring_step_prove_no_rank_count(tmp_path):
+    variants = {
+        "a sweep from 1": A2A.replace("scf.for %p = %c0 to %n step %c1", "scf.for %p = %c1 to %n step %c1"),
+        "a sweep of step 2": A2A.replace("%c1 = arith.constant 1 : index",
+                                         "%c1 = arith.constant 1 : index\n    %c2 = arith.constant 2 : index")
+                                .replace("scf.for %p = %c0 to %n step %c1", "scf.for %p = %c0 to %n step %c2"),
+        "a ring step of twice the rank": RING.replace("%after = arith.addi %me, %c1 : index",
+                                                      "%twice = arith.addi %me, %me : index\n    %after = arith.addi %twice, %c1 : index"),
+        "a modulus of something else": RING.replace("%next = arith.remsi %after, %n : index",
+                                                    "%n1 = arith.subi %n, %c1 : index\n    %next = arith.remsi %after, %n1 : index"),
+    }
+    for what, text in variants.items():
+        p = tmp_path / "k.pto"
+        p.write_text(text)
+        ex = extract([p.as_posix()], {"pragmas": False})
+        assert conventional_nranks(ex), what

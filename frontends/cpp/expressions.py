@@ -8,7 +8,7 @@ from frontends.cpp import sym as S
 from frontends.cpp.errors import ExtractError, Loc
 from frontends.cpp.skeleton import Line
 from frontends.cpp.source import snippet
-from frontends.cpp.sym import FULL, PARTIAL, Sym, ring_modulus
+from frontends.cpp.sym import FULL, PARTIAL, Sym, ring_step
 from frontends.cpp.values import (CMPS, OPS, SIZE_OF, Elem, Enum, Local, LocalArray, Offset, Ptr, Struct,
                                   Unknown, View, Window, Windows, clean_type, pointee)
 from frontends.cpp.vocabulary import (ASYNC_TRANSFERS, BLOCK_BARRIERS, TRANSFERS, CONVENTIONAL, IGNORED_CALLS, LIBRARY_CONTEXTS, MAX_INLINE_DEPTH,
@@ -350,7 +350,7 @@ class Expressions:
         own rank (the library's RemotePtr states it as its precondition). So the C++
         expression `me` came from is the own rank by the code's meaning; and when pe is
         the variable of a sweep `for (p = 0; p < n; ++p)`, or the ring step
-        `(me + k) % n` (ring_modulus), and me is the own rank, n is the number of ranks
+        `(me + k) % n` (sym.ring_step), and me is the own rank, n is the number of ranks
         the kernel addresses. Both are used by the second pass (extract)."""
         if not w.table or w.table != off.table or off.own is None:
             return
@@ -363,9 +363,9 @@ class Expressions:
         peer = w.rank
         if peer.op == "name" and isinstance(self.local_values.get(peer.args[0]), Sym):
             peer = self.local_values[peer.args[0]]          # a local never changed: its value
-        ring = ring_modulus(peer, own)
-        if ring is not None:
-            self.evidence["nranks"].add(ring)
+        n = ring_step(peer, own.args[0])
+        if n is not None and n.origin is not None and n.level < FULL:
+            self.evidence["nranks"].add(n.origin)
         if w.rank.op != "name":
             return
         for var, bound in self.sweeps:

@@ -265,19 +265,18 @@ def div_exact(s: Sym, k: int) -> Sym | None:
     return None
 
 
-def ring_modulus(peer: Sym, own: Sym) -> str | None:
-    """The origin of n when `peer` is the ring step `(own + k) % n` (k a constant, or a
-    multiple of n plus a constant, as in `(me + n - 1) % n`) and n a named value not yet
-    resolved from the code; else None. Every rank's peer then lies in [0, n), and the
-    ring visits each of the n ranks: the rank count, by the idiom (docs/frontends.md)."""
-    if peer.op != "bin" or peer.args[0] != "%" or own.op != "name":
+def ring_step(peer: Sym, own: str) -> Sym | None:
+    """n when `peer` is the ring step `(own + k) % n`: k a constant or a multiple of n plus a
+    constant (`(me + n - 1) % n`), n a name other than own; else None. Every rank's peer
+    then lies in [0, n), and the ring visits each of n ranks (docs/frontends.md)."""
+    if peer.op != "bin" or peer.args[0] != "%":
         return None
     x, n = peer.args[1], peer.args[2]
-    if n.op != "name" or n.origin is None or n.level >= FULL or n.args[0] == own.args[0]:
+    if n.op != "name" or n.args[0] == own:
         return None
     form = linear(x)
-    if form is None or form.get((own.args[0],)) != 1:
+    if form is None or form.get((own,)) != 1:
         return None
-    if any(m not in ((), (own.args[0],), (n.args[0],)) for m in form):
+    if any(m not in ((), (own,), (n.args[0],)) for m in form):
         return None
-    return n.origin
+    return n

@@ -146,6 +146,7 @@ class Interp:
         self.used: set[str] = set()
         self.depth = 0
         self.loops: dict[str, Sym] = {}  # loop variable -> its exclusive upper bound
+        self.sweeps: dict[str, Sym] = {}  # loop variable of `for 0 .. n step 1` -> n
         self.bounds = {k.lstrip("%"): v for k, v in cfg.get("bounds", {}).items()}
         self.values = {k.lstrip("%"): v for k, v in cfg.get("values", {}).items()}
         self.windows = {w.lstrip("%").lower() for w in cfg.get("windows", [])} or set(WINDOWS)
@@ -453,6 +454,8 @@ class Interp:
         if len(rest) == 1 and list(rest.values()) == [1] and len(next(iter(rest))) == 1 \
                 and not next(iter(rest))[0].startswith("("):
             own = next(iter(rest))[0]
+            if own == "rank":
+                self.rank_count_evidence(peer, op)
             if own == "rank" and off.frm.level == FULL:
                 return peer
             for origin in self.origins.get(own, ()):
@@ -466,6 +469,20 @@ class Interp:
                 return peer  # the configured or conventional own rank: as sure as its source
         self.assume(op.loc, f"the window subtracted here ({S.render(off.frm)}) is taken for the own rank's")
         return S.with_level(peer, PARTIAL)
+
+    def rank_count_evidence(self, peer: Sym, op: Op) -> None:
+        """At a window idiom from the own rank: a peer that is the variable of a sweep
+        `scf.for %p = 0 to %n step 1`, or the ring step `(rank + k) % %n`, shows that the
+        kernel addresses ranks 0 .. n-1 as its peers: %n is taken as the rank count (the
+        same rule as the C++ frontend; docs/frontends.md, "What resolves fully")."""
+        n = self.sweeps.get(peer.args[0]) if peer.op == "name" else None
+        if n is None:
+            n = S.ring_step(peer, "rank")
+        if n is None or n.op != "name" or n.level == FULL:
+            return
+        for origin in self.origins.get(n.args[0], ()):
+            if origin[0] == "arg":
+                self.proofs.setdefault(origin, set()).add(("nranks", op.loc))
 
     # ---------------------------------------------------------------- addresses
 
@@ -646,6 +663,8 @@ class Interp:
         locals_ = self.carried(op, carried_names, inits, env)
         var = self.fresh(iv)
         self.loops[var] = ub
+        if S.is_int(lb) and lb.args[0] == 0 and S.is_int(step) and step.args[0] == 1:
+            self.sweeps[var] = ub
         bound = {iv: S.name(var, min(lb.level, ub.level, step.level))}
         bound.update({n: S.name(l) for n, l in zip(carried_names, locals_)})
         self.out.append([])

@@ -20,7 +20,8 @@ from frontends.cpp import config as config_mod
 from frontends.cpp import sym as S
 from frontends.cpp.data import drop_unused_buffers
 from frontends.cpp.errors import ExtractError, Loc
-from frontends.cpp.host import HostReader, host_bindings
+from frontends.cpp.host import HostPlan, HostReader, host_bindings, host_plan
+from frontends.cpp.host import strip as _host_strip
 from frontends.cpp.interp import Interp, norm
 from frontends.cpp.skeleton import Line, Printer, drop_unused_params, prune, texts
 from frontends.cpp.source import Function, Index, declarator_name, load, snippet
@@ -117,15 +118,15 @@ def extract(paths: list[str], config: dict | None = None) -> Extraction:
     index = load([str(p) for p in paths])
     cfg, _ = config_mod.resolve(config, str(paths[0]), index.pragmas)
     kernel = _choose_kernel(index, cfg, str(paths[0]))
-    launch_args, launch_blocks, launch_template = _launch_site(index, kernel, cfg)
+    site = _launch_site(index, kernel, cfg)
     interp = Interp(index, cfg, kernel)
-    stmts = prune(interp.run(launch_args, launch_template))
+    stmts = prune(interp.run(site.args, site.template))
     if any(interp.evidence.values()):
         # the code showed which expressions are the own rank / the rank count (the window
         # idiom, Expressions.translation): interpret again with those resolved from the code
         interp = Interp(index, cfg, kernel, proven=interp.evidence)
-        stmts = prune(interp.run(launch_args, launch_template))
-    return _assemble(interp, kernel, cfg, stmts, launch_blocks)
+        stmts = prune(interp.run(site.args, site.template))
+    return _assemble(interp, kernel, cfg, stmts, site)
 
 
 def _choose_kernel(index: Index, cfg: dict, first: str) -> Function:
@@ -145,18 +146,32 @@ def _choose_kernel(index: Index, cfg: dict, first: str) -> Function:
     raise ExtractError(None, "no __global__ kernel function found: mark it __global__ or set kernel = \"NAME\"", first)
 
 
-def _launch_site(index: Index, kernel: Function, cfg: dict) -> tuple[dict, Sym | None, list]:
-    """Arguments, block count and template arguments of the kernel's
+@dataclass
+class LaunchSite:
+    """What the kernel's launches in the given files say (see _launch_site)."""
+    args: dict                      # kernel parameter -> Sym
+    blocks: Sym | None = None
+    template: list | None = None
+    plan: HostPlan | None = None    # the host sequence read from the host code
+    unread: tuple | None = None     # (file, node, why) when there is host code it cannot read
+
+
+def _launch_site(index: Index, kernel: Function, cfg: dict) -> LaunchSite:
+    """Arguments, block count, template arguments and host sequence of the kernel's
     `kernel<T...><<<blocks, ...>>>(args)` launches in the given files.
 
     An argument is taken when every launch passes the same value for it: a constant, or an
     expression over the communicator's rank and rank count that the host code shows
-    (frontends.cpp.host). The block count and template arguments are the first launch's."""
-    reader = None
+    (frontends.cpp.host); or, in a host loop `for (int v = A; v < B; ++v)` that launches
+    once per iteration, the loop variable, which is launch_id plus a constant. The block
+    count and template arguments are the first launch's."""
+    launches = list(_launches(index, kernel))
+    if not launches:
+        return LaunchSite({}, None, [])
+    reader = HostReader(index)
     found: list[dict] = []
     blocks, template = None, []
-    for sf, call, fn, args, mark in _launches(index, kernel):
-        reader = reader or HostReader(index)
+    for sf, call, fn, args, mark in launches:
         consts = Interp(index, cfg, kernel)
         consts.sf = sf
         consts.scopes = [_host_scope(consts, reader, call)]
@@ -177,11 +192,41 @@ def _launch_site(index: Index, kernel: Function, cfg: dict) -> tuple[dict, Sym |
             except ExtractError:
                 blocks = None
         found.append(out)
-    if not found:
-        return {}, None, []
     agreed = {k: v for k, v in found[0].items()
               if all(k in o and S.render(o[k]) == S.render(v) for o in found[1:])}
-    return agreed, blocks, template
+
+    def constant(sf, node):
+        c = Interp(index, cfg, kernel)
+        c.sf = sf
+        v = _constant(c, node)
+        return v.args[0] if v is not None else None
+
+    plan, unread = host_plan(reader, launches, constant)
+    if plan is not None:
+        agreed.update(_launch_ids(index, cfg, kernel, plan, agreed, constant))
+    return LaunchSite(agreed, blocks, template, plan, unread)
+
+
+def _launch_ids(index: Index, cfg: dict, kernel: Function, plan: HostPlan, agreed: dict, constant) -> dict:
+    """Kernel parameters passed, at the i-th launch of the host sequence, a host loop
+    variable or a constant whose value is i + c, the same c at every launch: launch_id + c."""
+    params = [declarator_name(p.child_by_field_name("declarator")) for p in Interp(index, cfg, kernel).params_of(kernel)]
+    launches = [s for s in plan.steps if s.kind == "launch"]
+    out = {}
+    for k, name in enumerate(params):
+        if name is None or name in agreed:
+            continue
+        offsets = set()
+        for i, step in enumerate(launches):
+            argv = step.node.child_by_field_name("arguments").named_children
+            var = _host_ident(argv[k]) if k < len(argv) else None
+            value = step.loop_values.get(var) if var is not None else None
+            if value is None and k < len(argv):
+                value = constant(step.sf, argv[k])
+            offsets.add(value - i if value is not None else None)
+        if len(offsets) == 1 and None not in offsets:
+            out[name] = S.binop("+", S.name("launch_id"), S.num(offsets.pop()))
+    return out
 
 
 def _launches(index: Index, kernel: Function):
@@ -216,6 +261,11 @@ def _host_scope(consts: Interp, reader: HostReader, call) -> dict:
         if v is not None:
             scope[nm] = v
     return scope
+
+
+def _host_ident(node) -> str | None:
+    node = _host_strip(node)
+    return node.text.decode() if node is not None and node.type == "identifier" else None
 
 
 def _host_value(interp: Interp, node) -> Sym | None:
@@ -341,7 +391,8 @@ def _signal_dims(interp: Interp, info, kernel: Function, what: str = "signal") -
     return f"[{S.render(total)}]", [(info.loc, note)]
 
 
-def _assemble(interp: Interp, kernel: Function, cfg: dict, stmts: list, launch_blocks) -> Extraction:
+def _assemble(interp: Interp, kernel: Function, cfg: dict, stmts: list, site: LaunchSite) -> Extraction:
+    launch_blocks = site.blocks
     kloc = kernel.file.loc(kernel.node.child_by_field_name("declarator"))
     kloc = Loc(kloc.file, kloc.line, kloc.col, kloc.line, kloc.col)
     notes: list[tuple[Loc, str]] = []
@@ -372,7 +423,7 @@ def _assemble(interp: Interp, kernel: Function, cfg: dict, stmts: list, launch_b
         notes.extend(extra)
         sig_decls.append((f"buffer {info.name}{dims};", info))
     drop_unused_params(interp, stmts, [t for t, _ in sig_decls])
-    host_lines, host_notes = _host(cfg, interp, kloc)
+    host_lines, host_notes = _host(cfg, interp, kloc, site)
     notes.extend(host_notes)
     for loc, text in notes:
         interp.assume(loc, text)
@@ -402,8 +453,8 @@ def _assemble(interp: Interp, kernel: Function, cfg: dict, stmts: list, launch_b
     pr.add("}")
     pr.add("")
     pr.add("host {")
-    for line in host_lines:  # host code is not extracted: its lines come from the config, cited at the kernel
-        pr.add("    " + line, kloc)
+    for line, loc in host_lines:  # from the host code, or from the config (cited at the kernel)
+        pr.add("    " + line, loc)
     pr.add("}")
     for chk in cfg.get("check", []):
         if chk != "clean_exit":
@@ -433,21 +484,35 @@ def _scalar(stmts: list, pattern, name: str) -> None:
             _scalar(st.orelse or [], pattern, name)
 
 
-def _host(cfg: dict, interp: Interp, kloc: Loc) -> tuple[list[str], list]:
+def _host(cfg: dict, interp: Interp, kloc: Loc, site: LaunchSite) -> tuple[list[tuple[str, Loc]], list]:
+    """The host block's lines, each with the C++ place it stands for."""
+    if "host" not in cfg and site.plan is not None:
+        plan = site.plan
+        lines = [(f"{s.kind};", s.sf.loc(s.node)) for s in plan.steps]
+        floc = plan.sf.loc(plan.node.child_by_field_name("declarator"))
+        n = sum(s.kind == "launch" for s in plan.steps)
+        b = len(plan.steps) - n
+        return lines, [(floc, f"the host sequence is read from {plan.function} ({n} launch{'es' if n != 1 else ''}, "
+                              f"{b} host barrier{'s' if b != 1 else ''}); {plan.function} is taken to run once "
+                              f"per rank (set host = [\"launch\", ...] otherwise)")]
     if "host" not in cfg:
-        return ["launch;"], [(kloc, "the host sequence is not configured; modelled as one launch per rank (set host = [\"launch\", ...])")]
+        notes = [(kloc, "the host sequence is not configured; modelled as one launch per rank (set host = [\"launch\", ...])")]
+        if site.unread is not None:
+            usf, node, why = site.unread
+            notes.append((usf.loc(node), f"the host code here is not read as the host sequence: {why}"))
+        return [("launch;", kloc)], notes
     out = []
     for item in cfg["host"]:
         words = str(item).split()
         if words == ["launch"]:
-            out.append("launch;")
+            out.append(("launch;", kloc))
         elif words == ["host_barrier"]:
-            out.append("host_barrier;")
+            out.append(("host_barrier;", kloc))
         elif len(words) == 2 and words[0] == "reset":
             info = interp.signals.get(words[1]) or next((i for i in interp.signals.values() if i.name == words[1]), None)
             if info is None:
                 raise ExtractError(None, f"host step {item!r}: no signal {words[1]} is used by the kernel", kloc.file)
-            out.append(f"reset {info.name};")
+            out.append((f"reset {info.name};", kloc))
         else:
             raise ExtractError(None, f"host step {item!r}: expected launch, reset SIGNAL or host_barrier", kloc.file)
     return out, []

@@ -138,7 +138,8 @@ class HostReader:
                     comms.add(norm(last.text.decode()) if last is not None else "")
         self.one_communicator = len(comms) <= 1
 
-    def writes(self, body, name: str) -> list:
+    @staticmethod
+    def writes(body, name: str) -> list:
         """Nodes that change `name`: assignments, ++/--, `&name` (an out-parameter)."""
         out = []
         for n in _walk(body):
@@ -230,3 +231,198 @@ def host_bindings(reader: HostReader, launch_call) -> tuple[dict[str, str], dict
             meanings[nm] = m
             inits.pop(nm, None)
     return meanings, inits
+
+
+# ---- the host sequence: the launches of the kernel and the host barriers between them
+
+BARRIERS = ("HcclBarrier",)
+# host calls that write device memory: between two launches they may reset a signal
+DEVICE_WRITES = ("aclrtMemset", "aclrtMemsetAsync", "aclrtMemcpy", "aclrtMemcpyAsync", "memset")
+MAX_HOST_STEPS = 64
+
+
+@dataclass
+class HostStep:
+    kind: str               # "launch" | "host_barrier"
+    node: object            # the call
+    sf: SourceFile
+    loop_values: dict       # loop variable -> its value at this step (launches in unrolled loops)
+
+
+@dataclass
+class HostPlan:
+    """The host sequence read from the host function that launches the kernel."""
+    function: str
+    node: object            # that function's definition
+    sf: SourceFile
+    steps: list[HostStep]
+    callers: int            # calls of the function in the given files
+
+
+class NotRead(Exception):
+    """The host code around the launches says something the host sequence cannot."""
+
+    def __init__(self, node, why: str):
+        super().__init__(why)
+        self.node, self.why = node, why
+
+
+def host_plan(reader: HostReader, launches: list, constant) -> tuple[HostPlan | None, tuple | None]:
+    """The host sequence of `launches` ((sf, call, fn, args, mark) of every launch of the
+    kernel), or (None, (sf, node, why)) when the host code cannot be read as one.
+    `constant(sf, node)` gives an int for a constant host expression, else None."""
+    if not launches:
+        return None, None
+    fns = {enclosing_function(call).id if enclosing_function(call) is not None else None for _, call, *_ in launches}
+    sf0, call0 = launches[0][0], launches[0][1]
+    if None in fns or len(fns) != 1:
+        return None, (sf0, call0, "the kernel is launched from more than one host function")
+    streams = {norm((_split_args(m.text) + ["", "", ""])[2]) for *_, m in launches}
+    if len(streams) != 1:
+        return None, (sf0, call0, "the launches use different streams, which may run at once")
+    fn = enclosing_function(call0)
+    ids = {call.id for _, call, *_ in launches}
+    try:
+        events = _events(reader, fn.child_by_field_name("body"), sf0, ids, constant, {})
+    except NotRead as e:
+        return None, (sf0, e.node, e.why)
+    first = next((k for k, e in enumerate(events) if e.kind == "launch"), None)
+    if first is None:
+        return None, (sf0, call0, "the launch is not reached in straight-line host code")
+    steps = []
+    for e in events[first:]:
+        if e.kind == "write":
+            if any(x.kind == "launch" for x in events[events.index(e):]):
+                return None, (sf0, e.node, "the host writes device memory between two launches (a reset?)")
+            continue
+        steps.append(e)
+    if len(steps) > MAX_HOST_STEPS:
+        return None, (sf0, call0, f"more than {MAX_HOST_STEPS} host steps")
+    name = declarator_name(fn.child_by_field_name("declarator")) or ""
+    callers = []
+    for hf in reader.functions.values():
+        for h in hf:
+            for n in _walk(h.node.child_by_field_name("body")):
+                if n.type == "call_expression" and _callee(n) == name:
+                    callers.append(n)
+    if len(callers) > 1 or any(_in_loop(c) for c in callers):
+        return None, (sf0, fn, f"{name} is called more than once, so its launches repeat")
+    return HostPlan(name, fn, sf0, steps, len(callers)), None
+
+
+def _split_args(text: str) -> list[str]:
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        depth += ch in "(<[{"
+        depth -= ch in ")>]}"
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return [p.strip() for p in parts + [cur]]
+
+
+def _in_loop(node) -> bool:
+    node = node.parent
+    while node is not None and node.type != "function_definition":
+        if node.type in ("for_statement", "while_statement", "do_statement", "for_range_loop"):
+            return True
+        node = node.parent
+    return False
+
+
+def _is_barrier(reader: HostReader, call, depth: int = 0) -> bool:
+    name = _callee(call)
+    if name in BARRIERS:
+        return True
+    if depth >= MAX_DEPTH:
+        return False
+    for h in reader.functions.get(name, []):
+        body = h.node.child_by_field_name("body")
+        if any(n.type == "call_expression" and _is_barrier(reader, n, depth + 1) for n in _walk(body)):
+            return True
+    return False
+
+
+def _launches_inside(reader: HostReader, call, ids: set, depth: int = 0) -> bool:
+    """Whether a call to a helper with a body reaches a launch of the kernel."""
+    if depth >= MAX_DEPTH:
+        return False
+    for h in reader.functions.get(_callee(call), []):
+        for n in _walk(h.node.child_by_field_name("body")):
+            if n.type == "call_expression" and (n.id in ids or _launches_inside(reader, n, ids, depth + 1)):
+                return True
+    return False
+
+
+def _events(reader: HostReader, node, sf, ids: set, constant, loop_values: dict) -> list[HostStep]:
+    """The launches, host barriers and device writes of a host statement, in order."""
+    t = node.type
+    if t == "compound_statement":
+        out = []
+        for c in node.named_children:
+            out += _events(reader, c, sf, ids, constant, loop_values)
+            if c.type == "return_statement":
+                break
+        return out
+    if t == "for_statement":
+        body = node.child_by_field_name("body")
+        inner = _events(reader, body, sf, ids, constant, loop_values)
+        if not any(e.kind in ("launch", "host_barrier") for e in inner):
+            return inner
+        var, lo, hi = _counted_loop(node, sf, constant)
+        if var is None or hi - lo > MAX_HOST_STEPS:
+            raise NotRead(node, "a host loop around a launch or barrier that does not count from a constant to a constant")
+        out = []
+        for v in range(lo, hi):
+            out += _events(reader, body, sf, ids, constant, {**loop_values, var: v})
+        return out
+    if t in ("if_statement", "while_statement", "do_statement", "switch_statement", "for_range_loop", "try_statement"):
+        inner = [e for c in node.named_children for e in _events(reader, c, sf, ids, constant, loop_values)]
+        if any(e.kind in ("launch", "host_barrier") for e in inner):
+            raise NotRead(node, f"a launch or host barrier under a host {t.split('_')[0]} statement")
+        return [e for e in inner if e.kind == "write"]
+    out = []
+    for n in sorted((n for n in _walk(node) if n.type == "call_expression"), key=lambda n: n.start_byte):
+        if n.id in ids:
+            out.append(HostStep("launch", n, sf, dict(loop_values)))
+        elif _is_barrier(reader, n):
+            out.append(HostStep("host_barrier", n, sf, {}))
+        elif _callee(n) in DEVICE_WRITES or _is_other_launch(sf, n):
+            out.append(HostStep("write", n, sf, {}))
+        elif _launches_inside(reader, n, ids):
+            raise NotRead(n, "the kernel is launched inside a helper called here")
+    return out
+
+
+def _is_other_launch(sf, call) -> bool:
+    fn, args = call.child_by_field_name("function"), call.child_by_field_name("arguments")
+    if fn is None or args is None:
+        return False
+    lo, hi = sf.char_offset(fn), sf.char_offset(args)
+    return any(m.kind == "launch" and lo <= m.start and m.end <= hi + 1 for m in sf.marks)
+
+
+def _counted_loop(node, sf, constant) -> tuple[str | None, int, int]:
+    """`for (int v = A; v < B; ++v)` with constant A and B, v not changed in the body."""
+    init, cond, upd = (node.child_by_field_name(k) for k in ("initializer", "condition", "update"))
+    if init is None or cond is None or upd is None or init.type != "declaration":
+        return None, 0, 0
+    ds = [d for d in init.children_by_field_name("declarator") if d.type == "init_declarator"]
+    if len(ds) != 1:
+        return None, 0, 0
+    var = declarator_name(ds[0].child_by_field_name("declarator"))
+    lo = constant(sf, ds[0].child_by_field_name("value"))
+    if cond.type != "binary_expression" or _ident(cond.child_by_field_name("left")) != var \
+            or cond.child_by_field_name("operator").text not in (b"<", b"<="):
+        return None, 0, 0
+    hi = constant(sf, cond.child_by_field_name("right"))
+    if lo is None or hi is None:
+        return None, 0, 0
+    hi += cond.child_by_field_name("operator").text == b"<="
+    ok_update = norm(upd.text.decode()) in (f"++{var}", f"{var}++", f"{var}+=1", f"{var}={var}+1")
+    body = node.child_by_field_name("body")
+    if not ok_update or HostReader.writes(body, var):
+        return None, 0, 0
+    return var, lo, hi

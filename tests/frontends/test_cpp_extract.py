@@ -37,6 +37,7 @@ VERDICTS = {
     "bug_ring_poll_eq": {"deadlock", "lost_notification"},
     "bug_runtime_peer_any": {"deadlock"},
     "bug_slot_overrun": {"error"},
+    "bug_st_multi_phase": {"deadlock", "lost_notification"},
     "bug_st_threshold": {"deadlock"},
     "counter_barrier": set(),
     "credit_epilogue": set(),
@@ -49,6 +50,7 @@ VERDICTS = {
     "runtime_peer": set(),
     "signal2d_tiles": set(),
     "st_atomic_threshold": set(),
+    "st_multi_phase": set(),
     "syncall_barrier": set(),
     "two_level_barrier": set(),
 }

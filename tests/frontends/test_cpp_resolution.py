@@ -305,3 +305,81 @@ void Run(HcclComm comm, int32_t *counter, uint64_t *win, int r)
         wait = next(c for c in ex.call_sites if c.kind == "TWAIT")
         assert wait.resolution == "none", (what, wait.levels())
         assert any("THRESHOLD" in a.text or "threshold" in a.text for a in ex.assumptions), (what, [str(a) for a in ex.assumptions])
+
+
+PHASED = """
+#include <hccl/hccl.h>
+
+__global__ AICORE void k(__gm__ int32_t *sig, int phase, __gm__ uint64_t *windowsIn, int me)
+{
+    if (me == 0) {
+        __gm__ int32_t *r = (__gm__ int32_t *)(windowsIn[1] + ((uint64_t)sig - windowsIn[me]));
+        pto::comm::TNOTIFY(pto::comm::Signal(r), phase + 1, pto::comm::NotifyOp::Set);
+    } else {
+        pto::comm::TWAIT(pto::comm::Signal(sig), phase + 1, pto::comm::WaitCmp::EQ);
+    }
+}
+
+void Sync(HcclComm comm, void *stream)
+{
+    HcclBarrier(comm, stream);
+}
+
+void Run(HcclComm comm, void *stream, int32_t *sig, uint64_t *win, int rank, int n)
+{
+    BODY
+}
+"""
+
+PHASED_BODY = """for (int phase = 0; phase < 2; ++phase) {
+        k<<<1, nullptr, stream>>>(sig, phase, win, rank);
+        Sync(comm, stream);
+    }"""
+
+
+def test_the_host_loop_gives_the_host_sequence_and_launch_id(tmp_path):
+    ex = run(tmp_path, PHASED.replace("BODY", PHASED_BODY))
+    host = ex.sig_text.split("host {\n", 1)[1].split("}", 1)[0]
+    assert host.split() == ["launch;", "host_barrier;", "launch;", "host_barrier;"], host
+    assert "TWAIT(sig, launch_id + 1, EQ);" in ex.sig_text
+    assert said(ex, "the host sequence is read from Run (2 launches, 2 host barriers)")
+    assert not said(ex, "the host sequence is not configured")
+    # each host line cites the C++ call it stands for
+    lines = ex.sig_text.splitlines()
+    first = ex.origin(lines.index("    launch;") + 1)
+    assert (first.line, first.col) == (23, 9)
+    barrier = ex.origin(lines.index("    host_barrier;") + 1)
+    assert (barrier.line, barrier.col) == (24, 9)
+
+
+def test_a_launch_id_offset_and_launches_before_the_loop(tmp_path):
+    body = """k<<<1, nullptr, stream>>>(sig, 0, win, rank);
+    for (int phase = 1; phase < 3; ++phase) {
+        k<<<1, nullptr, stream>>>(sig, phase, win, rank);
+    }"""
+    ex = run(tmp_path, PHASED.replace("BODY", body))
+    assert ex.sig_text.split("host {\n", 1)[1].split("}", 1)[0].split() == ["launch;"] * 3
+    assert "TWAIT(sig, launch_id + 1, EQ);" in ex.sig_text    # 0, then the loop's 1 and 2
+    body2 = body.replace("(sig, 0, win, rank)", "(sig, 7, win, rank)").replace("int phase = 1", "int phase = 4").replace("phase < 3", "phase < 6")
+    ex2 = run(tmp_path, PHASED.replace("BODY", body2))
+    assert "PHASE" in ex2.sig_text
+
+
+def test_host_code_that_is_not_a_host_sequence_falls_back_with_a_reason(tmp_path):
+    variants = {
+        "under a host if statement": ("if (rank == 0) {\n        " + PHASED_BODY + "\n    }", "under a host if"),
+        "a loop to a runtime bound": (PHASED_BODY.replace("phase < 2", "phase < n"), "does not count from a constant"),
+        "a device write between launches": (PHASED_BODY.replace("Sync(comm, stream);", "aclrtMemset(sig, 4, 0, 4);"),
+                                            "writes device memory between two launches"),
+        "two streams": (PHASED_BODY.replace("k<<<1, nullptr, stream>>>(sig, phase, win, rank);",
+                                            "k<<<1, nullptr, stream>>>(sig, phase, win, rank);\n        k<<<1, nullptr, other>>>(sig, phase, win, rank);"),
+                        "different streams"),
+    }
+    for what, (body, why) in variants.items():
+        ex = run(tmp_path, PHASED.replace("BODY", body))
+        assert said(ex, "the host sequence is not configured"), what
+        assert said(ex, why), (what, [str(a) for a in ex.assumptions])
+        assert ex.sig_text.split("host {\n", 1)[1].split("}", 1)[0].split() == ["launch;"], what
+    twice = PHASED.replace("BODY", PHASED_BODY) + "\nvoid Main(HcclComm c, void *s, int32_t *g, uint64_t *w)\n{\n    Run(c, s, g, w, 0, 2);\n    Run(c, s, g, w, 0, 2);\n}\n"
+    ex = run(tmp_path, twice)
+    assert said(ex, "Run is called more than once")

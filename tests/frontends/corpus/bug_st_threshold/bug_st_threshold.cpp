@@ -1,7 +1,7 @@
 // BUG: the host computes the arrival threshold as n_ranks * kIters, but rank 0 does not
 // add to its own counter: rank 0 waits for kIters arrivals that never come (deadlock).
 // The kernel is right; the bug is in the host code that launches it.
-#include "st_harness.h"
+#include "../st_common/st_harness.h"
 
 __global__ AICORE void ThresholdKernel(__gm__ int32_t *counter, int threshold, int iters,
                                        __gm__ CommDeviceContext *ctx)

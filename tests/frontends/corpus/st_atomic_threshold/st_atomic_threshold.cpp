@@ -2,7 +2,7 @@
 // 0's counter kIters times; rank 0 waits until the counter reaches the threshold the host
 // computed from the communicator's size, (n_ranks - 1) * kIters. The kernel takes the
 // threshold as a plain int: what it is worth comes from the host function below.
-#include "st_harness.h"
+#include "../st_common/st_harness.h"
 
 __global__ AICORE void AtomicThresholdKernel(__gm__ int32_t *counter, int threshold, int iters,
                                              __gm__ CommDeviceContext *ctx)

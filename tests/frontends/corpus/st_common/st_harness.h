@@ -1,5 +1,5 @@
-// The host harness of this folder's system tests, in the shape of the PTO comm ST tests:
-// one process per rank, each creating the HCCL communicator and launching the kernel.
+// The host harness of the st_* system tests, in the shape of the PTO comm ST tests: one
+// process per rank, each creating the HCCL communicator and launching the kernel.
 #pragma once
 #include <pto/comm/pto_comm_inst.hpp>
 #include <hccl/hccl.h>
@@ -28,3 +28,11 @@ struct Harness {
         return BuildDeviceContext(comm, &deviceCtx);
     }
 };
+
+// Every rank's host waits here until all ranks' hosts have arrived, after the work queued
+// on the stream so far (the kernels launched before it) has finished.
+inline void HostBarrier(HcclComm comm, aclrtStream stream)
+{
+    HcclBarrier(comm, stream);
+    aclrtSynchronizeStream(stream);
+}

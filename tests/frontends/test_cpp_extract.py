@@ -51,6 +51,8 @@ VERDICTS = {
     "signal2d_tiles": set(),
     "st_atomic_threshold": set(),
     "st_multi_phase": set(),
+    "st_scoreboard": set(),
+    "st_ttest_phases": set(),
     "syncall_barrier": set(),
     "two_level_barrier": set(),
 }

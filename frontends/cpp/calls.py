@@ -120,7 +120,10 @@ class Calls:
                 self.emit(Line(f"int {n} = {S.render(sv)};", self.loc(p), "decl", n))
             stmts = [c for c in body.named_children if c.type != "comment"]
             has_nested = self.nested_return(body, stmts)
-            if has_nested:
+            pure = self.pure_value(stmts) if has_nested and not self.returns_inside_loop(body) else None
+            if pure is not None:
+                ctx["value"] = pure
+            elif has_nested:
                 self.one_shot(f, body, stmts, ctx)
             else:
                 for c in stmts:
@@ -156,6 +159,77 @@ class Calls:
             if n.type not in ("lambda_expression",):
                 stack.extend(n.named_children)
         return False
+
+    def pure_value(self, stmts: list) -> Sym | None:
+        """The value of a helper body made only of declarations, `if (c) { ... return x; }`
+        (with or without else) and returns, as a conditional expression: `if (b == 0)
+        return 0; return (a + b - 1) / b;` is `b == 0 ? 0 : (a + b - 1) / b`. None (and
+        nothing emitted) when the body does anything else: a signal operation, a loop, an
+        assignment, a store, a path that ends without a return."""
+        emitted = len(self.out[-1])
+        self.scopes.append({})
+        try:
+            v = self._pure(stmts)
+        except ExtractError:
+            v = None
+        finally:
+            self.scopes.pop()
+        if len(self.out[-1]) != emitted:
+            del self.out[-1][emitted:]
+            return None
+        return v
+
+    def _pure(self, stmts: list) -> Sym | None:
+        for i, c in enumerate(stmts):
+            if c.type == "comment":
+                continue
+            if c.type == "declaration":
+                for d in c.children_by_field_name("declarator"):
+                    val = d.child_by_field_name("value") if d.type == "init_declarator" else None
+                    name = declarator_name(d.child_by_field_name("declarator")) if val is not None else None
+                    if name is None or val.type in ("argument_list", "initializer_list"):
+                        return None
+                    v = self.eval(val)
+                    if not isinstance(v, Sym) or v.reads:
+                        return None
+                    self.bind(name, v)
+            elif c.type == "return_statement":
+                val = next((x for x in c.named_children if x.type != "comment"), None)
+                v = self.eval(val) if val is not None else None
+                return v if isinstance(v, Sym) and not v.reads else None
+            elif c.type == "if_statement":
+                cnode = c.child_by_field_name("condition")
+                value = cnode.child_by_field_name("value") if cnode.type == "condition_clause" else cnode
+                if value is None or value.type == "declaration":
+                    return None
+                cond = self.eval(value)
+                if not isinstance(cond, Sym) or cond.reads:
+                    return None
+                alt = c.child_by_field_name("alternative")
+                if alt is not None and alt.type == "else_clause":
+                    alt = next((x for x in alt.named_children if x.type != "comment"), None)
+                rest = stmts[i + 1:]
+                then = self._branch(c.child_by_field_name("consequence"), rest)
+                other = self._branch(alt, rest) if alt is not None else self._scoped(rest)
+                if then is None or other is None:
+                    return None
+                return S.cond(cond, then, other)
+            elif c.type == "compound_statement":
+                return self._branch(c, stmts[i + 1:])
+            else:
+                return None
+        return None
+
+    def _branch(self, node, rest: list) -> Sym | None:
+        body = list(node.named_children) if node.type == "compound_statement" else [node]
+        return self._scoped(body + rest)
+
+    def _scoped(self, stmts: list) -> Sym | None:
+        self.scopes.append({})
+        try:
+            return self._pure(stmts)
+        finally:
+            self.scopes.pop()
 
     def one_shot(self, f, body, stmts, ctx) -> None:
         """A void helper with an early `return`: a one-iteration loop whose `break` is it."""

@@ -766,3 +766,55 @@ def test_a_data_tensor_is_not_a_signal(tmp_path):
     path = data_kernel(tmp_path, "    Row s(send);\n    pto::comm::TNOTIFY(s, 1, pto::comm::NotifyOp::Set);")
     with pytest.raises(ExtractError, match="GlobalTensor of data"):
         extract([path], {"ranks": 2})
+
+
+def test_a_value_helper_with_early_returns_becomes_a_conditional(tmp_path):
+    body = """#include <pto/comm/pto_comm_inst.hpp>
+template <typename T>
+AICORE constexpr inline T CeilDiv(T a, T b)
+{
+    if (b == 0) {
+        return 0;
+    }
+    return (a + b - 1) / b;
+}
+
+AICORE inline int Share(int total, int me, int n)
+{
+    const int safe = (n > 0) ? n : 1;
+    if (safe == 1) {
+        return total;
+    } else if (me < total % safe) {
+        return total / safe + 1;
+    }
+    return total / safe;
+}
+
+__global__ AICORE void k(__gm__ int32_t *flag, int me)
+{
+    pto::comm::TWAIT(pto::comm::Signal(flag), CeilDiv(7, 2) + Share(5, me, GetRankSize()), pto::comm::WaitCmp::GE);
+}
+"""
+    ex = extract([write(tmp_path, "k.cpp", body)], {"pragmas": False})
+    assert "TWAIT(flag, 4 + ((nranks > 0 ? nranks : 1) == 1 ? 5 : " in ex.sig_text, ex.sig_text
+    parse_and_compile(ex.sig_text)
+
+
+def test_a_helper_with_early_returns_and_side_effects_is_still_refused(tmp_path):
+    body = """#include <pto/comm/pto_comm_inst.hpp>
+AICORE inline int Poke(__gm__ int32_t *flag, int v)
+{
+    if (v == 0) {
+        return 0;
+    }
+    pto::comm::TNOTIFY(pto::comm::Signal(flag), v, pto::comm::NotifyOp::Set);
+    return 1;
+}
+
+__global__ AICORE void k(__gm__ int32_t *flag, int v)
+{
+    int r = Poke(flag, v);
+}
+"""
+    with pytest.raises(ExtractError, match="returns a value from inside its control flow"):
+        extract([write(tmp_path, "k.cpp", body)], {"pragmas": False})

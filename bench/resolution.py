@@ -84,7 +84,7 @@ def measure(corpus: Path, with_config: bool) -> tuple[list[tuple], Counter, Coun
     return rows, per_field, per_site
 
 
-def report(corpus: Path, with_config: bool) -> None:
+def report(corpus: Path, with_config: bool) -> Counter:
     rows, per_field, per_site = measure(corpus, with_config)
     title = "with config (sigproof.toml and pragmas)" if with_config else "without config"
     print(f"## {corpus.name}: {title}")
@@ -94,19 +94,28 @@ def report(corpus: Path, with_config: bool) -> None:
               + (f"  {note}" if note else ""))
     total = sum(per_site.values())
     print(f"{'call sites':<20} {total:>5} " + " ".join(
-        f"{per_site[lv]:>{w}} ({100 * per_site[lv] / total:.0f}%)" for lv, w in zip(LEVELS, (5, 7, 5))))
+        f"{per_site[lv]:>{w}} ({100 * per_site[lv] / total:.1f}%)" for lv, w in zip(LEVELS, (5, 7, 5))))
     print("operands:")
     for f in FIELDS:
         print(f"  {f:<8} " + "  ".join(f"{lv} {per_field[(f, lv)]:>3}" for lv in LEVELS))
     print()
+    return per_site
 
 
 def main() -> None:
     corpora = [Path(sys.argv[1])] if len(sys.argv) > 1 else [ROOT / "tests" / "frontends" / name
                                                              for name in ("corpus", "mlir_corpus")]
+    together = {True: Counter(), False: Counter()}
     for corpus in corpora:
         for with_config in (True, False):
-            report(corpus, with_config)
+            together[with_config] += report(corpus, with_config)
+    if len(corpora) > 1:
+        print("## all corpora")
+        for with_config in (True, False):
+            c = together[with_config]
+            total = sum(c.values())
+            print(f"{'with config' if with_config else 'without config':<20} {total:>5} " + " ".join(
+                f"{c[lv]:>{w}} ({100 * c[lv] / total:.1f}%)" for lv, w in zip(LEVELS, (5, 7, 5))))
 
 
 if __name__ == "__main__":

@@ -13,14 +13,15 @@ param with an `Assumption` at its C++ location. See docs/frontends.md.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from frontends.cpp import config as config_mod
 from frontends.cpp import sym as S
 from frontends.cpp.data import drop_unused_buffers
 from frontends.cpp.errors import ExtractError, Loc
-from frontends.cpp.host import HostPlan, HostReader, host_bindings, host_plan
+from frontends.cpp.host import (HostPlan, HostReader, template_arg_name, enclosing_function, host_bindings, host_plan, instances,
+                                template_params)
 from frontends.cpp.host import strip as _host_strip
 from frontends.cpp.interp import Interp, norm
 from frontends.cpp.skeleton import Line, Printer, drop_unused_params, prune, texts
@@ -120,11 +121,13 @@ def extract(paths: list[str], config: dict | None = None) -> Extraction:
     kernel = _choose_kernel(index, cfg, str(paths[0]))
     site = _launch_site(index, kernel, cfg)
     interp = Interp(index, cfg, kernel)
+    interp.launch_hints = [text for _, _, text in site.hints]
     stmts = prune(interp.run(site.args, site.template))
     if any(interp.evidence.values()):
         # the code showed which expressions are the own rank / the rank count (the window
         # idiom, Expressions.translation): interpret again with those resolved from the code
         interp = Interp(index, cfg, kernel, proven=interp.evidence)
+        interp.launch_hints = [text for _, _, text in site.hints]
         stmts = prune(interp.run(site.args, site.template))
     return _assemble(interp, kernel, cfg, stmts, site)
 
@@ -154,6 +157,7 @@ class LaunchSite:
     template: list | None = None
     plan: HostPlan | None = None    # the host sequence read from the host code
     unread: tuple | None = None     # (file, node, why) when there is host code it cannot read
+    hints: list = field(default_factory=list)   # (file, node, text): what the launches leave open
 
 
 def _launch_site(index: Index, kernel: Function, cfg: dict) -> LaunchSite:
@@ -170,7 +174,7 @@ def _launch_site(index: Index, kernel: Function, cfg: dict) -> LaunchSite:
         return LaunchSite({}, None, [])
     reader = HostReader(index)
     found: list[dict] = []
-    blocks, template = None, []
+    blocks, template, hints = None, [], []
     for sf, call, fn, args, mark in launches:
         consts = Interp(index, cfg, kernel)
         consts.sf = sf
@@ -183,7 +187,9 @@ def _launch_site(index: Index, kernel: Function, cfg: dict) -> LaunchSite:
                 out[name] = v
         if not found:
             if fn.type == "template_function":
-                template = [_constant(consts, a) for a in fn.child_by_field_name("arguments").named_children]
+                template, hint = _template_args(index, cfg, kernel, reader, sf, call, fn)
+                if hint:
+                    hints.append(hint)
             first = _top_level_split(mark.text)[0] if mark.text.strip() else ""
             try:
                 snip_sf, expr = snippet(first, sf.path, None)
@@ -204,7 +210,39 @@ def _launch_site(index: Index, kernel: Function, cfg: dict) -> LaunchSite:
     plan, unread = host_plan(reader, launches, constant)
     if plan is not None:
         agreed.update(_launch_ids(index, cfg, kernel, plan, agreed, constant))
-    return LaunchSite(agreed, blocks, template, plan, unread)
+    return LaunchSite(agreed, blocks, template, plan, unread, hints)
+
+
+def _template_args(index: Index, cfg: dict, kernel: Function, reader: HostReader, sf, call, fn) -> tuple[list, tuple | None]:
+    """The launch's template arguments `k<A, B><<<...>>>`: constants, or template parameters
+    of the host function that launches, when the given files instantiate it with one tuple
+    of constants (`template bool Run<4, 8>(...);`, or a call `Run<4, 8>(...)`, also through
+    other templates). With several tuples, none is taken: (file, node, text) says which."""
+    def value(vsf, a):
+        c = Interp(index, cfg, kernel)
+        c.sf = vsf
+        name = template_arg_name(a)
+        if name is not None and a.type == "type_descriptor":
+            v = c.template_values(a.parent)[list(a.parent.named_children).index(a)]
+            return v.args[0] if isinstance(v, Sym) and S.is_int(v) else None
+        v = _constant(c, a)
+        return v.args[0] if v is not None else None
+
+    targs = fn.child_by_field_name("arguments").named_children
+    vals = [value(sf, a) for a in targs]
+    host_fn = enclosing_function(call)
+    hparams = template_params(host_fn)
+    hint = None
+    if any(v is None and template_arg_name(a) in hparams for v, a in zip(vals, targs)):
+        insts = sorted(instances(reader, host_fn, value), key=str)
+        if len(insts) == 1:
+            env = dict(zip(hparams, insts[0]))
+            vals = [env.get(template_arg_name(a)) if v is None else v for v, a in zip(vals, targs)]
+        elif insts and not set(n for n in template_params(kernel.node) if n) <= set(cfg.get("values", {})):
+            shown = ", ".join("<" + ", ".join("?" if x is None else str(x) for x in t) + ">" for t in insts)
+            hint = (sf, call, f"the host function instantiates the kernel's template arguments in several ways "
+                              f"({shown}); none is taken (set [values] for the kernel's template parameters)")
+    return [S.num(v) if v is not None else None for v in vals], hint
 
 
 def _launch_ids(index: Index, cfg: dict, kernel: Function, plan: HostPlan, agreed: dict, constant) -> dict:
@@ -425,6 +463,7 @@ def _assemble(interp: Interp, kernel: Function, cfg: dict, stmts: list, site: La
     drop_unused_params(interp, stmts, [t for t, _ in sig_decls])
     host_lines, host_notes = _host(cfg, interp, kloc, site)
     notes.extend(host_notes)
+    notes.extend((hsf.loc(node), text) for hsf, node, text in site.hints)
     for loc, text in notes:
         interp.assume(loc, text)
 

@@ -125,6 +125,7 @@ class HostReader:
     """Reads the host functions of one Index (cached per function)."""
 
     def __init__(self, index: Index):
+        self.files = index.files
         self.functions = all_functions(index)
         self._meaning: dict[tuple[int, str, int], str | None] = {}
         # the communicators the host creates, by the text of their out-pointer (`&comm`,
@@ -333,6 +334,8 @@ def _in_loop(node) -> bool:
 
 
 def _is_barrier(reader: HostReader, call, depth: int = 0) -> bool:
+    """`HcclBarrier(...)`, or a helper whose body always calls one: from a statement of its
+    own body, not under a condition or in a loop (a barrier that may not happen is none)."""
     name = _callee(call)
     if name in BARRIERS:
         return True
@@ -340,8 +343,13 @@ def _is_barrier(reader: HostReader, call, depth: int = 0) -> bool:
         return False
     for h in reader.functions.get(name, []):
         body = h.node.child_by_field_name("body")
-        if any(n.type == "call_expression" and _is_barrier(reader, n, depth + 1) for n in _walk(body)):
-            return True
+        for stmt in body.named_children:
+            if stmt.type == "return_statement":
+                break
+            if stmt.type not in ("expression_statement", "declaration"):
+                continue
+            if any(n.type == "call_expression" and _is_barrier(reader, n, depth + 1) for n in _walk(stmt)):
+                return True
     return False
 
 
@@ -371,6 +379,10 @@ def _events(reader: HostReader, node, sf, ids: set, constant, loop_values: dict)
         inner = _events(reader, body, sf, ids, constant, loop_values)
         if not any(e.kind in ("launch", "host_barrier") for e in inner):
             return inner
+        jump = next((n for n in _walk(body) if n.type in ("break_statement", "continue_statement", "goto_statement",
+                                                           "return_statement")), None)
+        if jump is not None:
+            raise NotRead(jump, "a jump inside a host loop around a launch or barrier")
         var, lo, hi = _counted_loop(node, sf, constant)
         if var is None or hi - lo > MAX_HOST_STEPS:
             raise NotRead(node, "a host loop around a launch or barrier that does not count from a constant to a constant")
@@ -426,3 +438,61 @@ def _counted_loop(node, sf, constant) -> tuple[str | None, int, int]:
     if not ok_update or HostReader.writes(body, var):
         return None, 0, 0
     return var, lo, hi
+
+
+# ---- template arguments of host functions: their instantiations in the given files
+
+def template_params(fn_node) -> list[str | None]:
+    """The names of the template parameters of a function template ([] for a function)."""
+    parent = fn_node.parent if fn_node is not None else None
+    if parent is None or parent.type != "template_declaration":
+        return []
+    plist = parent.child_by_field_name("parameters")
+    out = []
+    for p in plist.named_children if plist is not None else []:
+        d = p.child_by_field_name("declarator")
+        out.append(declarator_name(d) if p.type in ("parameter_declaration", "optional_parameter_declaration") else None)
+    return out
+
+
+def template_arg_name(a) -> str | None:
+    """`R` in `<R, C>`: read as a type by the grammar, it may name a template parameter."""
+    if a.type == "type_descriptor":
+        ty = a.child_by_field_name("type")
+        if ty is not None and ty.type == "type_identifier" and a.child_by_field_name("declarator") is None:
+            return ty.text.decode()
+    if a.type == "identifier":
+        return a.text.decode()
+    return None
+
+
+def instances(reader: HostReader, fn_node, value, depth: int = 0) -> set[tuple]:
+    """The template argument tuples the given files instantiate this function template
+    with: explicit instantiations `template bool F<4, 8>(...);` and calls `F<4, 8>(...)`,
+    through callers that pass their own template parameters on (`F<R, C>(...)` inside
+    `template <int R, int C> G`). `value(sf, node)` gives a constant's int, else None;
+    an argument it cannot tell is None in the tuple."""
+    name = declarator_name(fn_node.child_by_field_name("declarator")) if fn_node is not None else None
+    if not name or depth > MAX_DEPTH:
+        return set()
+    out: set[tuple] = set()
+    for sf in reader.files:
+        for n in _walk(sf.tree.root_node, stop_at_functions=False):
+            if n.type != "template_function" or n.child_by_field_name("name") is None \
+                    or n.child_by_field_name("name").text.decode() != name:
+                continue
+            parent = n.parent
+            if parent is None or parent.type not in ("call_expression", "function_declarator"):
+                continue
+            if parent.type == "function_declarator" and (parent.parent is None or parent.parent.type != "template_instantiation"):
+                continue
+            args = n.child_by_field_name("arguments").named_children
+            caller = enclosing_function(n)
+            cparams = template_params(caller) if caller is not None else []
+            if any(template_arg_name(a) in cparams for a in args if template_arg_name(a)):
+                for outer in instances(reader, caller, value, depth + 1):
+                    env = dict(zip(cparams, outer))
+                    out.add(tuple(env.get(template_arg_name(a)) if template_arg_name(a) in env else value(sf, a) for a in args))
+            else:
+                out.add(tuple(value(sf, a) for a in args))
+    return out

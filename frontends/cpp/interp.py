@@ -73,6 +73,7 @@ class Interp(Expressions, Views, Data, Calls, Statements):
         self.plain = set(cfg.get("plain_signals", []))
         self.mutated_cache: dict[int, set[str]] = {}
         self.launch_args: dict[str, Sym] = {}
+        self.launch_hints: list[str] = []     # what the kernel's launches leave open (extract)
         self.used_names: set[str] = set()
         self.facts: list[dict[str, Sym]] = []
         self.param_notes: dict[str, list] = {}

@@ -201,7 +201,8 @@ class Views:
         if kind == "Signal2D":
             ints = [v for v in tv if isinstance(v, Sym)]
             if len(ints) < 2:
-                raise self.error(node, "Signal2D needs its <rows, cols> template arguments")
+                raise self.error(node, "Signal2D needs its <rows, cols> template arguments (from a constant, the launch, "
+                                      "or [values] in sigproof.toml)" + "".join(f"; {h}" for h in self.launch_hints))
             rows, cols = ints[0], ints[1]
             stride = self.as_int(args[1], arg_nodes[1]) if len(args) > 1 else cols
             return View(Ptr(ptr.base, ptr.offset, ptr.rank, 4, ptr.level, ptr.plain, ptr.origin), (rows, cols), (stride, S.num(1)))

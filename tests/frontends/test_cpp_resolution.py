@@ -3,7 +3,9 @@ resolves fully"), and look-alikes that must not be."""
 
 from __future__ import annotations
 
-from frontends.cpp import extract
+import pytest
+
+from frontends.cpp import ExtractError, extract
 
 HEAD = "#include <pto/comm/pto_comm_inst.hpp>\n"
 
@@ -383,3 +385,62 @@ def test_host_code_that_is_not_a_host_sequence_falls_back_with_a_reason(tmp_path
     twice = PHASED.replace("BODY", PHASED_BODY) + "\nvoid Main(HcclComm c, void *s, int32_t *g, uint64_t *w)\n{\n    Run(c, s, g, w, 0, 2);\n    Run(c, s, g, w, 0, 2);\n}\n"
     ex = run(tmp_path, twice)
     assert said(ex, "Run is called more than once")
+
+
+TEMPLATED = """
+template <int Rows, int Cols>
+__global__ AICORE void k(__gm__ int32_t *m, int me, __gm__ uint64_t *windowsIn)
+{
+    if (me == 0) {
+        __gm__ int32_t *r = (__gm__ int32_t *)(windowsIn[1] + ((uint64_t)m - windowsIn[me]));
+        for (int i = 0; i < Rows * Cols; ++i) {
+            pto::comm::TNOTIFY(pto::comm::Signal(r + i), 1, pto::comm::NotifyOp::Set);
+        }
+    } else {
+        pto::comm::Signal2D<Rows, Cols> all(m);
+        pto::comm::TWAIT(all, 1, pto::comm::WaitCmp::EQ);
+    }
+}
+
+template <int R, int C>
+bool RunKernel(int32_t *m, int rank, uint64_t *win)
+{
+    k<R, C><<<1, nullptr, nullptr>>>(m, rank, win);
+    return true;
+}
+
+template <int R, int C>
+bool Run(int32_t *m, int rank, uint64_t *win)
+{
+    return RunKernel<R, C>(m, rank, win);
+}
+
+INSTANCES
+"""
+
+
+def test_template_arguments_come_from_the_one_instantiation_of_the_host_template(tmp_path):
+    ex = run(tmp_path, TEMPLATED.replace("INSTANCES", "template bool Run<2, 3>(int32_t *m, int rank, uint64_t *win);"))
+    assert "TWAIT(m[0:6], 1, EQ);" in ex.sig_text, ex.sig_text
+    assert "for (int i = 0; i < 6; i++)" in ex.sig_text
+
+
+def test_several_instantiations_give_no_template_arguments_and_say_so(tmp_path):
+    two = TEMPLATED.replace("INSTANCES", "template bool Run<2, 3>(int32_t *m, int rank, uint64_t *win);\n"
+                                         "template bool Run<4, 4>(int32_t *m, int rank, uint64_t *win);")
+    with pytest.raises(ExtractError, match=r"instantiates the kernel's template arguments in several ways \(<2, 3>, <4, 4>\)"):
+        run(tmp_path, two)
+    p = tmp_path / "k.cpp"
+    ex = extract([str(p)], {"pragmas": False, "values": {"Rows": 4, "Cols": 4}})
+    assert "TWAIT(m[0:16], 1, EQ);" in ex.sig_text
+    assert not said(ex, "several ways")
+
+
+def test_a_barrier_that_may_not_happen_is_no_host_barrier(tmp_path):
+    maybe = PHASED.replace("void Sync(HcclComm comm, void *stream)\n{\n    HcclBarrier(comm, stream);\n}",
+                           "void Sync(HcclComm comm, void *stream)\n{\n    if (comm != nullptr) {\n        HcclBarrier(comm, stream);\n    }\n}")
+    ex = run(tmp_path, maybe.replace("BODY", PHASED_BODY))
+    assert ex.sig_text.split("host {\n", 1)[1].split("}", 1)[0].split() == ["launch;", "launch;"]
+    jump = PHASED_BODY.replace("Sync(comm, stream);", "Sync(comm, stream);\n        if (phase == 0) {\n            continue;\n        }")
+    ex = run(tmp_path, PHASED.replace("BODY", jump))
+    assert said(ex, "a jump inside a host loop")

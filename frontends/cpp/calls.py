@@ -5,7 +5,7 @@ from __future__ import annotations
 from frontends.cpp import sym as S
 from frontends.cpp.errors import ExtractError
 from frontends.cpp.skeleton import Block, Line
-from frontends.cpp.source import Function, declarator_name
+from frontends.cpp.source import Function, declarator_name, parameters
 from frontends.cpp.sym import Sym
 from frontends.cpp.values import Local, Unknown
 from frontends.cpp.vocabulary import MAX_INLINE_DEPTH, norm
@@ -20,13 +20,7 @@ class Calls:
         return required <= n <= len(params)
 
     def params_of(self, f: Function):
-        decl = f.node.child_by_field_name("declarator")
-        while decl is not None and decl.type != "function_declarator":
-            decl = decl.child_by_field_name("declarator")
-        plist = decl.child_by_field_name("parameters") if decl is not None else None
-        if plist is None:
-            return []
-        return [p for p in plist.named_children if p.type in ("parameter_declaration", "optional_parameter_declaration")]
+        return parameters(f.node)
 
     def mutated(self, body) -> set[str]:
         key = body.id

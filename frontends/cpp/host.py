@@ -1,7 +1,8 @@
-"""What the host code of the given files says about a kernel's launch arguments.
+"""What the host code of the given files says about a kernel's launches.
 
 A kernel launched as `k<<<blocks, ...>>>(a0, a1, ...)` gets the values of its arguments
-from the host function that launches it. Two things are read there:
+from the host function that launches it, and its host sequence from that function's
+statements. Read here (docs/frontends.md, "The host code"):
 
 - **The communicator's rank and rank count.** HCCL's `HcclCommInitRootInfo(nRanks,
   rootInfo, rank, &comm)` (and `HcclCommInitRootInfoConfig`) creates a communicator of
@@ -9,21 +10,24 @@ from the host function that launches it. Two things are read there:
   `HcclGetRankId(comm, &r)` read them back. A host variable that reaches one of these
   positions, directly or through the parameters of helpers with bodies in the given
   files (a test harness's `ctx.Init(rank_id, n_ranks, ...)`), and is never assigned
-  otherwise, *is* the rank count (or the own rank) by the API's definition.
+  otherwise, *is* the rank count (or the own rank) by the API's definition
+  (`host_bindings`).
 - **Host locals**: a host variable with one initializer and no other assignment has the
   value of that initializer (`const int threshold = (n_ranks - 1) * kIters;`).
+- **The host sequence** (`host_plan`): the launches and `HcclBarrier` host barriers of the
+  launching function in order, counted loops unrolled; refused with a reason otherwise.
+- **Template instantiations** (`instances`): the template arguments a host function
+  template is instantiated with.
 
-`host_bindings` gives, for the host function of a launch, the .sig value of each host
-identifier it can say something about; frontends.cpp.extract evaluates the launch
-arguments with them. Every launch of the kernel in the given files must pass the same
-value for an argument to be taken (extract checks that).
+frontends.cpp.extract evaluates the launch arguments with these; every launch of the
+kernel in the given files must pass the same value for an argument to be taken.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from frontends.cpp.source import Index, SourceFile, declarator_name
+from frontends.cpp.source import Index, SourceFile, declarator_name, parameters
 from frontends.cpp.vocabulary import norm
 
 # HCCL host API (hccl/hccl.h): argument position -> what it is
@@ -43,14 +47,7 @@ class HostFunction:
     sf: SourceFile
 
     def params(self) -> list[str | None]:
-        decl = self.node.child_by_field_name("declarator")
-        while decl is not None and decl.type != "function_declarator":
-            decl = decl.child_by_field_name("declarator")
-        plist = decl.child_by_field_name("parameters") if decl is not None else None
-        if plist is None:
-            return []
-        return [declarator_name(p.child_by_field_name("declarator"))
-                for p in plist.named_children if p.type in ("parameter_declaration", "optional_parameter_declaration")]
+        return [declarator_name(p.child_by_field_name("declarator")) for p in parameters(self.node)]
 
 
 def all_functions(index: Index) -> dict[str, list[HostFunction]]:

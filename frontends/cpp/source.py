@@ -156,6 +156,17 @@ def _includes(root):
             stack.extend(n.children)
 
 
+def parameters(fn_node) -> list:
+    """The parameter declarations of a function definition."""
+    decl = fn_node.child_by_field_name("declarator")
+    while decl is not None and decl.type != "function_declarator":
+        decl = decl.child_by_field_name("declarator")
+    plist = decl.child_by_field_name("parameters") if decl is not None else None
+    if plist is None:
+        return []
+    return [p for p in plist.named_children if p.type in ("parameter_declaration", "optional_parameter_declaration")]
+
+
 def declarator_name(node) -> str | None:
     """The declared identifier of a (possibly pointer/reference/array) declarator."""
     while node is not None:

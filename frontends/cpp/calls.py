@@ -7,7 +7,7 @@ from frontends.cpp.errors import ExtractError
 from frontends.cpp.skeleton import Block, Line
 from frontends.cpp.source import Function, declarator_name, parameters
 from frontends.cpp.sym import Sym
-from frontends.cpp.values import Local, Unknown
+from frontends.cpp.values import INT_TYPES, Local, Unknown, clean_type
 from frontends.cpp.vocabulary import MAX_INLINE_DEPTH, norm
 
 
@@ -226,9 +226,20 @@ class Calls:
             self.scopes.pop()
 
     def one_shot(self, f, body, stmts, ctx) -> None:
-        """A void helper with an early `return`: a one-iteration loop whose `break` is it."""
+        """A helper with an early `return`: a one-iteration loop whose `break` is it. A helper
+        that returns an integer or bool first gets a local for its result, which each
+        `return x;` sets before its `break` (s_return_statement); the call's value is it."""
         if self.returns_inside_loop(body):
             raise self.error(body, f"helper {f.name} returns from inside one of its loops: not supported")
+        rtype = f.node.child_by_field_name("type")
+        rtext = clean_type(rtype.text.decode()) if rtype is not None else "void"
+        declarator = f.node.child_by_field_name("declarator")
+        if rtext != "void" and (rtext in INT_TYPES or rtext == "bool") and declarator is not None \
+                and declarator.type == "function_declarator":
+            result = self.fresh(f"{f.name}_result")
+            self.emit(Line(f"{'bool' if rtext == 'bool' else 'int'} {result} = 0;", self.loc(body), "decl", result))
+            self.local_values[result] = None
+            ctx["result"] = result
         n = self.fresh("once")
         block = Block("for", f"int {n} = 0; {n} < 1; {n}++", self.loc(body), defines=n)
         ctx["nested"] = True
@@ -241,6 +252,8 @@ class Calls:
             self.loop_depth -= 1
             self.out.pop()
         self.emit(block)
+        if "result" in ctx:
+            ctx["value"] = Local(ctx["result"], rtext == "bool")
 
     def returns_inside_loop(self, body) -> bool:
         stack = [(c, False) for c in body.named_children]

@@ -433,7 +433,12 @@ class Statements:
             if ctx["nested"]:
                 val = next((x for x in node.named_children if x.type != "comment"), None)
                 if val is not None:
-                    raise self.error(node, f"helper {ctx['fn']} returns a value from inside its control flow: not supported")
+                    if "result" not in ctx:
+                        raise self.error(node, f"helper {ctx['fn']} returns a value from inside its control flow: "
+                                               f"not supported (only an integer or bool result is)")
+                    v = self.as_int(self.eval(val), val)
+                    self.local_level(ctx["result"], v.level)
+                    self.emit(Line(f"{ctx['result']} = {S.render(v)};", self.loc(node), "assign", ctx["result"]))
                 self.emit(Line("break;", self.loc(node), "jump"))
                 return
         self.emit(Line("return;", self.loc(node), "return"))

@@ -800,21 +800,39 @@ __global__ AICORE void k(__gm__ int32_t *flag, int me)
     parse_and_compile(ex.sig_text)
 
 
-def test_a_helper_with_early_returns_and_side_effects_is_still_refused(tmp_path):
+def test_a_helper_with_early_returns_and_side_effects_gets_a_result_local(tmp_path):
     body = """#include <pto/comm/pto_comm_inst.hpp>
-AICORE inline int Poke(__gm__ int32_t *flag, int v)
+AICORE inline bool Poke(__gm__ int32_t *flag, int v)
 {
     if (v == 0) {
-        return 0;
+        return false;
     }
     pto::comm::TNOTIFY(pto::comm::Signal(flag), v, pto::comm::NotifyOp::Set);
-    return 1;
+    return true;
 }
 
 __global__ AICORE void k(__gm__ int32_t *flag, int v)
 {
-    int r = Poke(flag, v);
+    if (!Poke(flag, v)) {
+        return;
+    }
+    pto::comm::TWAIT(pto::comm::Signal(flag), 1, pto::comm::WaitCmp::GE);
 }
 """
-    with pytest.raises(ExtractError, match="returns a value from inside its control flow"):
-        extract([write(tmp_path, "k.cpp", body)], {"pragmas": False})
+    ex = extract([write(tmp_path, "k.cpp", body)], {"pragmas": False, "values": {"v": 2}})
+    k = ex.sig_text.split("kernel {\n", 1)[1].split("\n}\n", 1)[0]
+    assert k == ("    bool Poke_result = 0;\n"
+                 "    for (int once = 0; once < 1; once++) {\n"
+                 "        TNOTIFY(flag, 2, Set);\n"
+                 "        Poke_result = 1;\n"
+                 "        break;\n"
+                 "    }\n"
+                 "    if (!Poke_result) {\n"
+                 "        return;\n"
+                 "    }\n"
+                 "    TWAIT(flag, 1, GE);"), k
+    parse_and_compile(ex.sig_text)
+    # a value returned from inside one of the helper's loops is still refused
+    looped = body.replace("    if (v == 0) {\n        return false;\n    }", "    for (int i = 0; i < 2; ++i) {\n        if (i == v) {\n            return false;\n        }\n    }")
+    with pytest.raises(ExtractError, match="returns from inside one of its loops"):
+        extract([write(tmp_path, "k.cpp", looped)], {"pragmas": False})

@@ -31,6 +31,7 @@ DEVICE_DEFINES = {"__CCE_AICORE__": "220"}
 _RELEVANT = re.compile(rb"\b(TNOTIFY|TWAIT|TTEST|TPUT|TGET|TPUT_ASYNC|TGET_ASYNC|SyncAll)\b")
 _INT = re.compile(r"^(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)[uUlL]*$")
 MAX_DEPTH = 32
+MAX_NESTING = 200      # conditionals nested deeper are left alone (and refused around signals)
 
 
 class Unknown(Exception):
@@ -95,6 +96,7 @@ class _File:
         self.blank: list[tuple[int, int]] = []
         self.notes: list[tuple[Loc, str]] = []
         self.consulted: set[str] = set()
+        self.nesting = 0
 
     # ---- conditions
 
@@ -179,8 +181,15 @@ class _File:
     # ---- the walk
 
     def walk(self, node) -> None:
-        for c in node.named_children:
-            self.visit(c)
+        """Every directive under node, in document order (an explicit stack: no recursion
+        on the nesting of the code, only on that of the conditionals)."""
+        stack = list(reversed(node.named_children))
+        while stack:
+            c = stack.pop()
+            if c.type in ("preproc_def", "preproc_call", "preproc_if", "preproc_ifdef"):
+                self.visit(c)
+            else:
+                stack.extend(reversed(c.named_children))
 
     def visit(self, c) -> None:
         t = c.type
@@ -201,7 +210,14 @@ class _File:
     def conditional(self, top) -> None:
         data = self.sf.data
         endif = data.rfind(b"#endif", top.start_byte, top.end_byte)
-        if endif < 0 or top.has_error:
+        self.nesting += 1
+        try:
+            self.decide(top, data, endif)
+        finally:
+            self.nesting -= 1
+
+    def decide(self, top, data: bytes, endif: int) -> None:
+        if endif < 0 or top.has_error or self.nesting > MAX_NESTING:
             self.walk_branch(top)            # malformed: leave it to the parser as it is
             return
         branches, node = [], top

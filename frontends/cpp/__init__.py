@@ -18,6 +18,7 @@ from pathlib import Path
 
 from frontends.cpp import config as config_mod
 from frontends.cpp import sym as S
+from frontends.cpp.conditionals import parse_defines
 from frontends.cpp.data import drop_unused_buffers
 from frontends.cpp.errors import ExtractError, Loc
 from frontends.cpp.host import (HostPlan, HostReader, template_arg_name, enclosing_function, host_bindings, host_plan, instances,
@@ -118,6 +119,8 @@ def extract(paths: list[str], config: dict | None = None) -> Extraction:
         raise ExtractError(None, "no C++ file given")
     index = load([str(p) for p in paths])
     cfg, _ = config_mod.resolve(config, str(paths[0]), index.pragmas)
+    if cfg.get("defines"):
+        index = load([str(p) for p in paths], parse_defines(cfg["defines"]))
     kernel = _choose_kernel(index, cfg, str(paths[0]))
     site = _launch_site(index, kernel, cfg)
     interp = Interp(index, cfg, kernel)
@@ -463,6 +466,7 @@ def _assemble(interp: Interp, kernel: Function, cfg: dict, stmts: list, site: La
     drop_unused_params(interp, stmts, [t for t, _ in sig_decls])
     host_lines, host_notes = _host(cfg, interp, kloc, site)
     notes.extend(host_notes)
+    notes.extend(interp.index.notes)
     notes.extend((hsf.loc(node), text) for hsf, node, text in site.hints)
     for loc, text in notes:
         interp.assume(loc, text)

@@ -31,9 +31,10 @@ KEYS: dict[str, tuple[tuple[type, ...], str]] = {
     "ops": ((dict,), "C++ expression text -> Set/AtomicAdd/EQ/.. for runtime op/cmp"),
     "check": ((str, list), "extra .sig checks, e.g. clean_exit"),
     "pragmas": ((bool,), "read // sigproof: pragmas (default true; API only)"),
+    "defines": ((str, list), "preprocessor macros, as -D on a compile line: NAME or NAME=VALUE"),
 }
 
-LIST_KEYS = ("rank", "nranks", "block", "nblocks", "windows", "plain_signals", "check")
+LIST_KEYS = ("rank", "nranks", "block", "nblocks", "windows", "plain_signals", "check", "defines")
 
 
 SCHEMA = Schema(KEYS, LIST_KEYS)

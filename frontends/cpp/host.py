@@ -237,11 +237,13 @@ BARRIERS = ("HcclBarrier",)
 # host calls that write device memory: between two launches they may reset a signal
 DEVICE_WRITES = ("aclrtMemset", "aclrtMemsetAsync", "aclrtMemcpy", "aclrtMemcpyAsync", "memset")
 MAX_HOST_STEPS = 64
+# host calls that wait for the work queued on a stream (or on the device) to finish
+SYNCS = ("aclrtSynchronizeStream", "aclrtSynchronizeStreamWithTimeout", "aclrtSynchronizeDevice")
 
 
 @dataclass
 class HostStep:
-    kind: str               # "launch" | "host_barrier"
+    kind: str               # "launch" | "host_barrier" (in a plan); "write" | "sync" (read on the way)
     node: object            # the call
     sf: SourceFile
     loop_values: dict       # loop variable -> its value at this step (launches in unrolled loops)
@@ -287,12 +289,23 @@ def host_plan(reader: HostReader, launches: list, constant) -> tuple[HostPlan | 
     first = next((k for k, e in enumerate(events) if e.kind == "launch"), None)
     if first is None:
         return None, (sf0, call0, "the launch is not reached in straight-line host code")
-    steps = []
+    stream = streams.pop()
+    steps, waited = [], True
     for e in events[first:]:
         if e.kind == "write":
             if any(x.kind == "launch" for x in events[events.index(e):]):
                 return None, (sf0, e.node, "the host writes device memory between two launches (a reset?)")
             continue
+        if e.kind == "sync":
+            waited = waited or not stream or stream in _arg_texts(e.node) or _callee(e.node) == "aclrtSynchronizeDevice"
+            continue
+        if e.kind == "launch":
+            waited = False
+        elif not waited and stream not in _arg_texts(e.node):
+            # the barrier must come after the kernels queued before it: on their stream, or
+            # after the host has waited for that stream
+            return None, (sf0, e.node, "a host barrier on another stream than the launches', "
+                                       "with no wait for the launch stream before it")
         steps.append(e)
     if len(steps) > MAX_HOST_STEPS:
         return None, (sf0, call0, f"more than {MAX_HOST_STEPS} host steps")
@@ -319,6 +332,11 @@ def _split_args(text: str) -> list[str]:
         else:
             cur += ch
     return [p.strip() for p in parts + [cur]]
+
+
+def _arg_texts(call) -> set[str]:
+    args = call.child_by_field_name("arguments")
+    return {norm(a.text.decode()) for a in args.named_children} if args is not None else set()
 
 
 def _in_loop(node) -> bool:
@@ -398,6 +416,8 @@ def _events(reader: HostReader, node, sf, ids: set, constant, loop_values: dict)
             out.append(HostStep("launch", n, sf, dict(loop_values)))
         elif _is_barrier(reader, n):
             out.append(HostStep("host_barrier", n, sf, {}))
+        elif _callee(n) in SYNCS:
+            out.append(HostStep("sync", n, sf, {}))
         elif _callee(n) in DEVICE_WRITES or _is_other_launch(sf, n):
             out.append(HostStep("write", n, sf, {}))
         elif _launches_inside(reader, n, ids):

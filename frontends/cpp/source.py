@@ -14,6 +14,7 @@ from pathlib import Path
 import tree_sitter
 import tree_sitter_cpp
 
+from frontends.cpp import conditionals
 from frontends.cpp.errors import ExtractError, Loc
 from frontends.cpp.prepass import Mark, prepass
 
@@ -75,6 +76,7 @@ class Index:
     structs: dict[str, dict[str, str]] = field(default_factory=dict)   # field -> type text
     aliases: dict[str, tuple[object, SourceFile]] = field(default_factory=dict)
     pragmas: list[tuple[str, Loc]] = field(default_factory=list)
+    notes: list[tuple[Loc, str]] = field(default_factory=list)   # what the preprocessor pass assumed
 
 
 def _read(path: Path, shown: str, where: Loc | None) -> str:
@@ -99,10 +101,16 @@ def _load(path: Path, shown: str, where: Loc | None) -> SourceFile:
     text = _read(path, shown, where)
     blanked, marks = prepass(text)
     data = blanked.encode("utf-8")
-    tree = parser().parse(data)
     starts = [0] + [m.end() for m in re.finditer(rb"\n", data)]
-    sf = SourceFile(shown, text, data, marks, tree, starts)
-    stack = [tree.root_node]
+    sf = SourceFile(shown, text, data, marks, None, starts)
+    _reparse(sf, data)
+    return sf
+
+
+def _reparse(sf: SourceFile, data: bytes) -> None:
+    """Give the file the tree of `data` (its bytes, blanked keeping lengths) and its errors."""
+    sf.data, sf.tree, sf.errors = data, parser().parse(data), []
+    stack = [sf.tree.root_node]
     while stack:
         n = stack.pop()
         if n.type == "ERROR" or n.is_missing:
@@ -110,14 +118,15 @@ def _load(path: Path, shown: str, where: Loc | None) -> SourceFile:
         elif n.has_error:
             stack.extend(n.children)
     sf.errors.sort(key=lambda n: n.start_byte)
-    return sf
 
 
 _PRAGMA = re.compile(r"//\s*sigproof:\s*(.*)$")
 
 
-def load(paths: list[str]) -> Index:
-    """Parse the given files and, transitively, the headers they include with quotes."""
+def load(paths: list[str], defines: dict[str, str] | None = None) -> Index:
+    """Parse the given files and, transitively, the headers they include with quotes, with
+    their preprocessor conditionals decided (frontends.cpp.conditionals; `defines` as on a
+    compile line)."""
     index = Index()
     seen: set[Path] = set()
     todo: list[tuple[Path, str, Loc | None]] = [(Path(p), p, None) for p in paths]
@@ -138,7 +147,13 @@ def load(paths: list[str]) -> Index:
             target = path.parent / inc
             if target.is_file():
                 todo.append((target, (Path(shown).parent / inc).as_posix(), sf.loc(node)))
+    index.notes = conditionals.evaluate(index.files, defines or {}, _reparse)
+    for sf in index.files:
         _index(sf, sf.tree.root_node, index, None)
+    for name, value in (defines or {}).items():
+        if name not in index.defines:        # -D NAME=VALUE: a macro unless a file defines it
+            snip_sf, expr = snippet(value, "sigproof.toml (defines)", None)
+            index.defines[name] = (value, snip_sf, expr)
     return index
 
 

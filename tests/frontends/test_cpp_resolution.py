@@ -444,3 +444,13 @@ def test_a_barrier_that_may_not_happen_is_no_host_barrier(tmp_path):
     jump = PHASED_BODY.replace("Sync(comm, stream);", "Sync(comm, stream);\n        if (phase == 0) {\n            continue;\n        }")
     ex = run(tmp_path, PHASED.replace("BODY", jump))
     assert said(ex, "a jump inside a host loop")
+
+
+def test_a_host_barrier_on_another_stream_needs_a_wait_for_the_launch_stream(tmp_path):
+    other = PHASED_BODY.replace("Sync(comm, stream);", "Sync(comm, other);")
+    ex = run(tmp_path, PHASED.replace("BODY", other))
+    assert said(ex, "a host barrier on another stream than the launches'")
+    assert ex.sig_text.split("host {\n", 1)[1].split("}", 1)[0].split() == ["launch;"]
+    waited = PHASED_BODY.replace("Sync(comm, stream);", "aclrtSynchronizeStream(stream);\n        Sync(comm, other);")
+    ex = run(tmp_path, PHASED.replace("BODY", waited))
+    assert ex.sig_text.split("host {\n", 1)[1].split("}", 1)[0].split() == ["launch;", "host_barrier;"] * 2

@@ -212,7 +212,7 @@ def _launch_site(index: Index, kernel: Function, cfg: dict) -> LaunchSite:
 
     plan, unread = host_plan(reader, launches, constant)
     if plan is not None:
-        agreed.update(_launch_ids(index, cfg, kernel, plan, agreed, constant))
+        agreed.update(_launch_ids(index, cfg, kernel, plan, agreed, reader))
     return LaunchSite(agreed, blocks, template, plan, unread, hints)
 
 
@@ -248,25 +248,42 @@ def _template_args(index: Index, cfg: dict, kernel: Function, reader: HostReader
     return [S.num(v) if v is not None else None for v in vals], hint
 
 
-def _launch_ids(index: Index, cfg: dict, kernel: Function, plan: HostPlan, agreed: dict, constant) -> dict:
-    """Kernel parameters passed, at the i-th launch of the host sequence, a host loop
-    variable or a constant whose value is i + c, the same c at every launch: launch_id + c."""
+def _launch_ids(index: Index, cfg: dict, kernel: Function, plan: HostPlan, agreed: dict, reader: HostReader) -> dict:
+    """Kernel parameters that the host sequence passes a different constant at different
+    launches (a host loop variable, or constants): with v(i) the value at the i-th launch,
+    `launch_id + c` when v(i) = i + c for one c, else the chain `launch_id == 0 ? v(0) :
+    launch_id == 1 ? v(1) : ... v(n-1)`. The value is that of the argument evaluated with
+    the host's values and the loop variables of that launch."""
     params = [declarator_name(p.child_by_field_name("declarator")) for p in Interp(index, cfg, kernel).params_of(kernel)]
     launches = [s for s in plan.steps if s.kind == "launch"]
     out = {}
     for k, name in enumerate(params):
         if name is None or name in agreed:
             continue
-        offsets = set()
-        for i, step in enumerate(launches):
+        values = []
+        for step in launches:
             argv = step.node.child_by_field_name("arguments").named_children
-            var = _host_ident(argv[k]) if k < len(argv) else None
-            value = step.loop_values.get(var) if var is not None else None
-            if value is None and k < len(argv):
-                value = constant(step.sf, argv[k])
-            offsets.add(value - i if value is not None else None)
-        if len(offsets) == 1 and None not in offsets:
+            if k >= len(argv):
+                break
+            consts = Interp(index, cfg, kernel)
+            consts.sf = step.sf
+            scope = _host_scope(consts, reader, step.node)
+            scope.update({var: S.num(v) for var, v in step.loop_values.items()})
+            consts.scopes = [scope]
+            v = _host_value(consts, argv[k])
+            if v is None or not S.is_int(v):
+                break
+            values.append(v.args[0])
+        if len(values) != len(launches) or not values:
+            continue
+        offsets = {v - i for i, v in enumerate(values)}
+        if len(offsets) == 1:
             out[name] = S.binop("+", S.name("launch_id"), S.num(offsets.pop()))
+        else:
+            chain = S.num(values[-1])
+            for i in range(len(values) - 2, -1, -1):
+                chain = S.cond(S.binop("==", S.name("launch_id"), S.num(i)), S.num(values[i]), chain)
+            out[name] = chain
     return out
 
 

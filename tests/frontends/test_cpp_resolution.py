@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from frontends.cpp import ExtractError, extract
+from model import compile_spec, parse
 
 HEAD = "#include <pto/comm/pto_comm_inst.hpp>\n"
 
@@ -364,7 +365,11 @@ def test_a_launch_id_offset_and_launches_before_the_loop(tmp_path):
     assert "TWAIT(sig, launch_id + 1, EQ);" in ex.sig_text    # 0, then the loop's 1 and 2
     body2 = body.replace("(sig, 0, win, rank)", "(sig, 7, win, rank)").replace("int phase = 1", "int phase = 4").replace("phase < 3", "phase < 6")
     ex2 = run(tmp_path, PHASED.replace("BODY", body2))
-    assert "PHASE" in ex2.sig_text
+    assert "TWAIT(sig, (launch_id == 0 ? 7 : launch_id == 1 ? 4 : 5) + 1, EQ);" in ex2.sig_text, ex2.sig_text
+    body3 = PHASED_BODY.replace("(sig, phase, win, rank)", "(sig, phase * 3, win, rank)")
+    ex3 = run(tmp_path, PHASED.replace("BODY", body3))
+    assert "TWAIT(sig, (launch_id == 0 ? 0 : 3) + 1, EQ);" in ex3.sig_text, ex3.sig_text
+    compile_spec(parse(ex3.sig_text, "skeleton.sig"))
 
 
 def test_host_code_that_is_not_a_host_sequence_falls_back_with_a_reason(tmp_path):

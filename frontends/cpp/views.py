@@ -191,10 +191,7 @@ class Views:
             raise self.error(node, f"{kind} without a pointer argument")
         ptr = self.as_ptr(args[0], arg_nodes[0])
         if ptr is None:
-            why = ""
-            if isinstance(args[0], Unknown) and args[0].key.startswith("call:"):
-                why = f": {args[0].hint} has no definition among the given files and their local headers"
-            raise self.error(arg_nodes[0], f"cannot tell which signal `{self.text(arg_nodes[0])}` points into{why}")
+            raise self.not_a_signal(args[0], arg_nodes[0])
         tv = self.template_values(targs)
         if kind == "Signal":
             return View(Ptr(ptr.base, ptr.offset, ptr.rank, 4, ptr.level, ptr.plain, ptr.origin), (), ())
@@ -284,6 +281,12 @@ class Views:
             return r
         return (name, targs) if name in WRAPPERS else None
 
+    def not_a_signal(self, value, node) -> ExtractError:
+        why = ""
+        if isinstance(value, Unknown) and value.key.startswith("call:"):
+            why = f": {value.hint} has no definition among the given files and their local headers"
+        return self.error(node, f"cannot tell which signal `{self.text(node)}` points into{why}")
+
     def vexing(self, kind: str, targs, plist, d):
         """`Signal sig(ptr);` parsed as a function declaration: read its parameters again
         as the constructor's argument expressions (locations stay those of the source)."""
@@ -298,6 +301,10 @@ class Views:
             if expr.type == "comma_expression":
                 arg_nodes = [expr.child_by_field_name("left"), expr.child_by_field_name("right")]
             values = [self.eval(a) for a in arg_nodes]
+            # what is said about the arguments is said with the snippet's text and places
+            if values and self.as_ptr(values[0], arg_nodes[0]) is None:
+                raise self.not_a_signal(values[0], arg_nodes[0])
+            values[1:] = [self.as_int(v, a) for v, a in zip(values[1:], arg_nodes[1:])]
         finally:
             self.sf = saved
         return self.wrapper_values(kind, targs, values, arg_nodes, d)

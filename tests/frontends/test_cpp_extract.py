@@ -894,3 +894,19 @@ def test_a_condition_that_cannot_be_evaluated_is_left_to_the_old_refusal(tmp_pat
     body = PP.replace("#if MODE > 1", "#if __has_feature(x)")
     with pytest.raises(ExtractError, match="preproc if around a signal operation"):
         extract([write(tmp_path, "k.cpp", body)], {"pragmas": False})
+
+
+def test_a_vexing_parse_of_no_signal_names_the_argument_at_its_place(tmp_path):
+    body = """/* a long enough header comment that a wrong offset would read from it */
+#include <pto/comm/pto_comm_inst.hpp>
+__global__ AICORE void k(__gm__ int64_t *args)
+{
+    __gm__ Tensor *t = reinterpret_cast<__gm__ Tensor *>(args[0]);
+    __gm__ int32_t *remote_signal = reinterpret_cast<__gm__ int32_t *>(t->buffer.addr) + t->start;
+    pto::comm::Signal sig(remote_signal);
+    pto::comm::TWAIT(sig, 1, pto::comm::WaitCmp::GE);
+}
+"""
+    with pytest.raises(ExtractError) as e:
+        extract([write(tmp_path, "k.cpp", body)], {"pragmas": False})
+    assert str(e.value).endswith("k.cpp:7:27: error: cannot tell which signal `remote_signal` points into"), str(e.value)

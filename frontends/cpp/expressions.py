@@ -32,18 +32,19 @@ class Expressions:
         return method(node)
 
     def e_number_literal(self, node):
-        raw = self.text(node).replace("'", "")
-        m = re.fullmatch(r"(0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+)[uUlLzZ]*", raw)
+        raw = self.text(node).replace("'", "").replace(" ", "")
+        # the grammar folds a sign into the literal in some places: `static_cast<int32_t>(-1)`
+        m = re.fullmatch(r"([-+]?)(0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+)[uUlLzZ]*", raw)
         if not m:
             return Unknown(raw, self.loc(node))
-        s = m.group(1)
+        sign, s = -1 if m.group(1) == "-" else 1, m.group(2)
         if s.lower().startswith("0x"):
-            return S.num(int(s, 16))
+            return S.num(sign * int(s, 16))
         if s.lower().startswith("0b"):
-            return S.num(int(s[2:], 2))
+            return S.num(sign * int(s[2:], 2))
         if len(s) > 1 and s.startswith("0"):
-            return S.num(int(s, 8))
-        return S.num(int(s))
+            return S.num(sign * int(s, 8))
+        return S.num(sign * int(s))
 
     def e_true(self, node):
         return S.num(1)
@@ -286,6 +287,13 @@ class Expressions:
         return None
 
     def address_arith(self, op, a, b, node, ln, rn):
+        # `(int32_t *)(t->buffer.addr) + k`: an untyped pointer path is a signal buffer (as_ptr)
+        if isinstance(a, Unknown) and a.pointer and not isinstance(b, (Ptr, Window, Windows, Offset)) \
+                and not (isinstance(b, Unknown) and b.pointer) and self.as_ptr(a, ln) is not None:
+            a = self.as_ptr(a, ln)
+        elif isinstance(b, Unknown) and b.pointer and op == "+" and not isinstance(a, (Ptr, Window, Windows, Offset)) \
+                and self.as_ptr(b, rn) is not None:
+            b = self.as_ptr(b, rn)
         if op == "-" and isinstance(a, Ptr) and isinstance(b, Elem) and self.table_entry(b, a) is not None:
             b = self.table_entry(b, a)
         if op == "+" and isinstance(a, Elem) and isinstance(b, Offset) and b.table == self.elem_table(a):
@@ -401,6 +409,12 @@ class Expressions:
                 return Ptr(v.base, v.offset, v.rank, pt[1], v.level, v.plain, v.origin)
             if isinstance(v, Unknown):
                 return Unknown(v.text, v.loc, v.hint, v.key, pointer=True)
+            if isinstance(v, Elem) and (pt[0] in self.index.structs or pt[0] in LIBRARY_CONTEXTS):
+                # `reinterpret_cast<__gm__ CommContext *>(args[2])`: a struct the host passes by address
+                arg = node.child_by_field_name("value") if node.type == "cast_expression" else None
+                if node.type == "call_expression" and node.child_by_field_name("arguments").named_children:
+                    arg = node.child_by_field_name("arguments").named_children[0]
+                return Struct(self.text(arg) if arg is not None else self.text(node), pt[0])
             return v
         if isinstance(v, Ptr):
             return Ptr(v.base, v.offset, v.rank, 1, v.level, v.plain, v.origin)

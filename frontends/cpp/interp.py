@@ -74,6 +74,7 @@ class Interp(Expressions, Views, Data, Calls, Statements):
         self.mutated_cache: dict[int, set[str]] = {}
         self.launch_args: dict[str, Sym] = {}
         self.launch_hints: list[str] = []     # what the kernel's launches leave open (extract)
+        self.ptr_paths: dict[str, str] = {}   # signal base name -> the untyped pointer path it stands for
         self.used_names: set[str] = set()
         self.facts: list[dict[str, Sym]] = []
         self.param_notes: dict[str, list] = {}
@@ -112,7 +113,7 @@ class Interp(Expressions, Views, Data, Calls, Statements):
         return name
 
     def param(self, key: str, hint: str, value: int, comment: str, loc: Loc | None) -> Sym:
-        origin = origin_key(key) if key.startswith(("arg:", "field:")) else None
+        origin = origin_key(key) if key.startswith(("arg:", "field:", "elem:")) else None
         if key in self.param_keys:
             return S.name(self.param_keys[key], NONE, origin)
         pname = self.fresh(re.sub(r"\W", "_", hint).upper())
@@ -148,10 +149,25 @@ class Interp(Expressions, Views, Data, Calls, Statements):
         if isinstance(v, Unknown):
             return self.resolve_unknown(v, node, hint)
         if isinstance(v, Elem):
-            return self.unknown_int(self.text(node), node, hint, "runtime data", ", a load from global memory")
+            key = self.elem_key(v)
+            for which in ("rank", "nranks"):
+                if key and key in self.proven[which]:
+                    return self.builtin(which, FULL)
+            return self.resolve_unknown(Unknown(self.text(node), self.loc(node), hint, key or ""), node, hint,
+                                        "runtime data", ", a load from global memory")
         if isinstance(v, Enum):
             return S.num((OPS if v.kind == "op" else CMPS).index(v.name), v.level)
         return self.unknown_int(self.text(node), node, hint, "a value the extraction cannot follow")
+
+    @staticmethod
+    def elem_key(v: Elem) -> str | None:
+        """`elem:args@8` for a word read at a constant offset of a kernel argument's own
+        memory (`args[1]` of an `int64_t *args`): the same value at every read, so that
+        evidence about it (a sweep bound, translation()) can be tied back to it."""
+        p = v.ptr
+        if p.rank is None and not p.plain and S.is_int(p.offset):
+            return f"elem:{p.base}@{p.offset.args[0]}"
+        return None
 
     def unknown_int(self, text: str, node, hint: str, why: str, detail: str = "") -> Sym:
         return self.resolve_unknown(Unknown(text, self.loc(node), hint, ""), node, hint, why, detail)
@@ -192,6 +208,11 @@ class Interp(Expressions, Views, Data, Calls, Statements):
         if isinstance(v, Unknown) and re.fullmatch(r"[A-Za-z_][\w.>-]*", v.text.replace(" ", "")) and (
                 v.pointer or "->" in v.text or "." in v.text or v.key.startswith("arg:")):
             base = v.text.split("->")[-1].split(".")[-1]
+            path = norm(v.text).replace("->", ".")
+            if self.ptr_paths.setdefault(base, path) != path:
+                # `a->buffer.addr` and `b->buffer.addr` are two buffers: name the second by its path
+                base = re.sub(r"\W+", "_", path).strip("_")
+                self.ptr_paths.setdefault(base, path)
             self.assume(v.loc, f"{v.text} is used as a signal buffer; its type is not visible, modelled as int32 elements")
             return Ptr(base, S.num(0), None, 4, PARTIAL, base in self.plain, v.loc)
         return None

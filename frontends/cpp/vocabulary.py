@@ -31,11 +31,14 @@ CONVENTIONAL = {
     "nblocks": ("nblocks", "blockNum", "block_num", "numBlocks", "num_blocks"),
 }
 # The PTO library's communication contexts (pto-isa include/pto/common/cpu_stub.hpp and the
-# kernels' hccl_context.h: HcclDeviceContext; kernels/include/communication: CommDeviceContext):
+# kernels' hccl_context.h: HcclDeviceContext; kernels/include/communication: CommDeviceContext;
+# the simpler runtime's platform_comm/comm_context.h: CommContext, whose rankId / rankNum /
+# windowsIn offsets pypto pins in include/pypto/codegen/distributed/comm_layout.h):
 # the host fills rankId with the rank the kernel runs on and rankNum with the rank count.
 LIBRARY_CONTEXTS = {
     "HcclDeviceContext": {"rankId": "rank", "rankNum": "nranks"},
     "CommDeviceContext": {"rankId": "rank", "rankNum": "nranks"},
+    "CommContext": {"rankId": "rank", "rankNum": "nranks"},
 }
 WRAPPERS = ("Signal", "Signal2D", "GlobalTensor")
 # data movement the data extension models (frontends/cpp/data.py)

@@ -901,12 +901,24 @@ def test_a_vexing_parse_of_no_signal_names_the_argument_at_its_place(tmp_path):
 #include <pto/comm/pto_comm_inst.hpp>
 __global__ AICORE void k(__gm__ int64_t *args)
 {
-    __gm__ Tensor *t = reinterpret_cast<__gm__ Tensor *>(args[0]);
-    __gm__ int32_t *remote_signal = reinterpret_cast<__gm__ int32_t *>(t->buffer.addr) + t->start;
+    __gm__ int32_t *remote_signal = LookupSignal(args[0], args[1]) + 1;
     pto::comm::Signal sig(remote_signal);
     pto::comm::TWAIT(sig, 1, pto::comm::WaitCmp::GE);
 }
 """
     with pytest.raises(ExtractError) as e:
         extract([write(tmp_path, "k.cpp", body)], {"pragmas": False})
-    assert str(e.value).endswith("k.cpp:7:27: error: cannot tell which signal `remote_signal` points into"), str(e.value)
+    assert str(e.value).endswith("k.cpp:6:27: error: cannot tell which signal `remote_signal` points into"), str(e.value)
+
+
+def test_a_literal_with_its_sign_folded_in_is_a_number(tmp_path):
+    body = """#include <pto/comm/pto_comm_inst.hpp>
+__global__ AICORE void k(__gm__ int32_t *flag)
+{
+    pto::comm::TNOTIFY(pto::comm::Signal(flag), static_cast<int32_t>(-1), pto::comm::NotifyOp::AtomicAdd);
+    pto::comm::TNOTIFY(pto::comm::Signal(flag), static_cast<int32_t>(-0x10), pto::comm::NotifyOp::AtomicAdd);
+}
+"""
+    ex = extract([write(tmp_path, "k.cpp", body)], {"pragmas": False})
+    assert "TNOTIFY(flag, -1, AtomicAdd);\n    TNOTIFY(flag, -16, AtomicAdd);" in ex.sig_text, ex.sig_text
+    assert all(c.resolution == "full" for c in ex.call_sites)

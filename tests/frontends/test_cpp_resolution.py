@@ -459,3 +459,48 @@ def test_a_host_barrier_on_another_stream_needs_a_wait_for_the_launch_stream(tmp
     waited = PHASED_BODY.replace("Sync(comm, stream);", "aclrtSynchronizeStream(stream);\n        Sync(comm, other);")
     ex = run(tmp_path, PHASED.replace("BODY", waited))
     assert ex.sig_text.split("host {\n", 1)[1].split("}", 1)[0].split() == ["launch;", "host_barrier;"] * 2
+
+
+ARGS_TABLE = """
+template <typename T>
+AICORE inline __gm__ T *CommRemotePtr(__gm__ CommContext *ctx, __gm__ T *local_ptr, int pe) {
+  uint64_t offset = reinterpret_cast<uint64_t>(local_ptr) - ctx->windowsIn[ctx->rankId];
+  return reinterpret_cast<__gm__ T *>(ctx->windowsIn[pe] + offset);
+}
+
+extern "C" __global__ AICORE void kernel_entry(__gm__ int64_t *args) {
+  __gm__ ChipTensor *sig_t = reinterpret_cast<__gm__ ChipTensor *>(args[0]);
+  __gm__ ChipTensor *done_t = reinterpret_cast<__gm__ ChipTensor *>(args[3]);
+  int nranks = static_cast<int>(args[1]);
+  __gm__ CommContext *ctx = reinterpret_cast<__gm__ CommContext *>(args[2]);
+  __gm__ int32_t *sig = reinterpret_cast<__gm__ int32_t *>(sig_t->buffer.addr);
+  __gm__ int32_t *done = reinterpret_cast<__gm__ int32_t *>(done_t->buffer.addr);
+  int me = static_cast<int>(ctx->rankId);
+  for (int peer = 0; peer < nranks; ++peer) {
+    pto::comm::Signal s(CommRemotePtr(ctx, sig + me, peer));
+    pto::comm::TNOTIFY(s, 1, pto::comm::NotifyOp::AtomicAdd);
+  }
+  pto::comm::TWAIT(pto::comm::Signal(sig + SLOT), 1, pto::comm::WaitCmp::GE);
+  pto::comm::TNOTIFY(pto::comm::Signal(done), 1, pto::comm::NotifyOp::Set);
+}
+"""
+
+
+def test_a_kernel_whose_arguments_come_in_a_table(tmp_path):
+    # pypto's generated collectives: tensors and the CommContext passed by address in
+    # `int64_t *args`, the rank count in args[1]
+    ex = run(tmp_path, ARGS_TABLE.replace("SLOT", "0"))
+    k = ex.sig_text.split("kernel {\n", 1)[1]
+    assert "for (int peer = 0; peer < nranks; peer++) {\n        TNOTIFY(addr[rank] @ peer, 1, AtomicAdd);" in k, k
+    assert "TNOTIFY(done_t_buffer_addr, 1, Set);" in k, k     # the second tensor is a signal of its own
+    assert said(ex, "sig_t->buffer->addr is used as a signal buffer")
+    assert [c.levels() for c in ex.call_sites] == [("partial", "full", "full", "full", "full")] * 3
+
+
+def test_a_table_word_that_no_sweep_shows_is_runtime_data(tmp_path):
+    # the same word used as a count only, with no sweep over the windows: a param
+    body = ARGS_TABLE.replace("for (int peer = 0; peer < nranks; ++peer) {", "for (int peer = 0; peer < 1; ++peer) {") \
+                     .replace("SLOT", "nranks - 1")
+    ex = run(tmp_path, body)
+    assert said(ex, "nranks comes from runtime data (static_cast<int>(args[1])")
+    assert "NRANKS_" in ex.sig_text

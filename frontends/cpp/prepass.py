@@ -9,7 +9,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-QUALIFIERS = ("__gm__", "AICORE", "__aicore__", "__global__", "PTO_INST")
+# the Ascend C / CCE qualifiers and the pto-isa macros made of them (include/pto/common:
+# type.hpp PTO_INST / PTO_INTERNAL / PTO_INLINE, arch_macro.hpp __in__ / __out__; the CCE
+# address spaces __ubuf__, __cbuf__, __ca__, __cb__, __cc__, __fbuf__, __ssbuf__)
+QUALIFIERS = ("__gm__", "AICORE", "__aicore__", "__global__", "PTO_INST", "PTO_INTERNAL", "PTO_INLINE",
+              "__in__", "__out__", "__ubuf__", "__cbuf__", "__ca__", "__cb__", "__cc__", "__fbuf__", "__ssbuf__")
 _WORD = re.compile(r"\b(" + "|".join(QUALIFIERS) + r")\b")
 _ATTR = re.compile(r"\b__attribute__\s*\(")
 

@@ -922,3 +922,22 @@ __global__ AICORE void k(__gm__ int32_t *flag)
     ex = extract([write(tmp_path, "k.cpp", body)], {"pragmas": False})
     assert "TNOTIFY(flag, -1, AtomicAdd);\n    TNOTIFY(flag, -16, AtomicAdd);" in ex.sig_text, ex.sig_text
     assert all(c.resolution == "full" for c in ex.call_sites)
+
+
+def test_the_pto_isa_qualifier_macros_are_blanked_like_the_others(tmp_path):
+    body = """#include <pto/comm/pto_comm_inst.hpp>
+PTO_INTERNAL void Arrive(__gm__ int32_t __out__ *flag, __ubuf__ int32_t *scratch)
+{
+    pto::comm::TNOTIFY(pto::comm::Signal(flag), 1, pto::comm::NotifyOp::AtomicAdd);
+}
+
+__global__ AICORE void k(__gm__ int32_t __in__ *flag, __gm__ int32_t __out__ *out)
+{
+    Arrive(flag, nullptr);
+    pto::comm::TWAIT(pto::comm::Signal(flag), 1, pto::comm::WaitCmp::GE);
+}
+"""
+    path = write(tmp_path, "k.cpp", body)
+    ex = extract([path], {"pragmas": False})
+    assert "TNOTIFY(flag, 1, AtomicAdd);\n    TWAIT(flag, 1, GE);" in ex.sig_text, ex.sig_text
+    assert [(c.line, c.col) for c in ex.call_sites] == [(4, 5), (10, 5)]

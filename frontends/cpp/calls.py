@@ -229,8 +229,6 @@ class Calls:
         """A helper with an early `return`: a one-iteration loop whose `break` is it. A helper
         that returns an integer or bool first gets a local for its result, which each
         `return x;` sets before its `break` (s_return_statement); the call's value is it."""
-        if self.returns_inside_loop(body):
-            raise self.error(body, f"helper {f.name} returns from inside one of its loops: not supported")
         rtype = f.node.child_by_field_name("type")
         rtext = clean_type(rtype.text.decode()) if rtype is not None else "void"
         declarator = f.node.child_by_field_name("declarator")
@@ -240,11 +238,19 @@ class Calls:
             self.emit(Line(f"{'bool' if rtext == 'bool' else 'int'} {result} = 0;", self.loc(body), "decl", result))
             self.local_values[result] = None
             ctx["result"] = result
+        if self.returns_inside_loop(body):
+            # a `return` inside the helper's own loops sets a flag and breaks; after each of
+            # those loops, `if (flag) break;` carries it out to the one-iteration loop
+            flag = self.fresh(f"{f.name}_returned")
+            self.emit(Line(f"bool {flag} = 0;", self.loc(body), "decl", flag))
+            self.local_values[flag] = None
+            ctx["flag"] = flag
         n = self.fresh("once")
         block = Block("for", f"int {n} = 0; {n} < 1; {n}++", self.loc(body), defines=n)
         ctx["nested"] = True
         self.out.append(block.body)
         self.loop_depth += 1
+        ctx["base"] = self.loop_depth
         try:
             for c in stmts:
                 self.exec(c)
@@ -254,6 +260,13 @@ class Calls:
         self.emit(block)
         if "result" in ctx:
             ctx["value"] = Local(ctx["result"], rtext == "bool")
+
+    def returned_check(self, loc) -> None:
+        """After a loop inside a helper that returns from inside its loops: leave the
+        enclosing loop too once the helper has returned (one_shot)."""
+        ctx = self.ret_ctx[-1] if self.ret_ctx else None
+        if ctx and ctx.get("flag") and self.loop_depth >= ctx["base"]:
+            self.emit(Block("if", ctx["flag"], loc, [Line("break;", loc, "jump")]))
 
     def returns_inside_loop(self, body) -> bool:
         stack = [(c, False) for c in body.named_children]

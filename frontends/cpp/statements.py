@@ -316,6 +316,7 @@ class Statements:
         block = Block("while", S.render(c), self.loc(value), reads=c.reads)
         block.body = self.collect(node.child_by_field_name("body"), loop=True)
         self.emit(block)
+        self.returned_check(self.loc(node))
 
     def s_do_statement(self, node) -> None:
         body = node.child_by_field_name("body")
@@ -333,6 +334,7 @@ class Statements:
             self.loop_depth -= 1
         block.body = self.out.pop()
         self.emit(block)
+        self.returned_check(self.loc(node))
 
     def s_for_statement(self, node) -> None:
         init = node.child_by_field_name("initializer")
@@ -342,6 +344,7 @@ class Statements:
             block = Block("while", "1", self.loc(node))
             block.body = self.collect(node.child_by_field_name("body"), loop=True)
             self.emit(block)
+            self.returned_check(self.loc(node))
             return
         if init is None or upd is None:
             if self.contains_sync(node):
@@ -372,6 +375,7 @@ class Statements:
         finally:
             self.scopes.pop()
         self.emit(block)
+        self.returned_check(self.loc(node))
 
     def sweep(self, var: str, head_init: str, c: Sym, head_upd: str, init, body) -> tuple[str, Sym] | None:
         """`for (int p = 0; p < n; ++p)` whose body leaves p alone: p takes every value in
@@ -439,6 +443,8 @@ class Statements:
                     v = self.as_int(self.eval(val), val)
                     self.local_level(ctx["result"], v.level)
                     self.emit(Line(f"{ctx['result']} = {S.render(v)};", self.loc(node), "assign", ctx["result"]))
+                if ctx.get("flag") and self.loop_depth > ctx["base"]:
+                    self.emit(Line(f"{ctx['flag']} = 1;", self.loc(node), "assign", ctx["flag"]))
                 self.emit(Line("break;", self.loc(node), "jump"))
                 return
         self.emit(Line("return;", self.loc(node), "return"))

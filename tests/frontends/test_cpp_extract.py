@@ -832,68 +832,37 @@ __global__ AICORE void k(__gm__ int32_t *flag, int v)
                  "    }\n"
                  "    TWAIT(flag, 1, GE);"), k
     parse_and_compile(ex.sig_text)
-    # a value returned from inside one of the helper's loops is still refused
-    looped = body.replace("    if (v == 0) {\n        return false;\n    }", "    for (int i = 0; i < 2; ++i) {\n        if (i == v) {\n            return false;\n        }\n    }")
-    with pytest.raises(ExtractError, match="returns from inside one of its loops"):
-        extract([write(tmp_path, "k.cpp", looped)], {"pragmas": False})
 
 
-# ---------------------------------------------------------------- preprocessor conditionals
 
-PP = """#include <pto/comm/pto_comm_inst.hpp>
-#include "cfg.h"
-#ifndef WAIT_VALUE
-#define WAIT_VALUE 4
-#endif
-
-__global__ AICORE void k(__gm__ int32_t *flag)
+def test_a_return_from_inside_a_helpers_loop_leaves_the_helper(tmp_path):
+    # the wait after the loop runs only when the loop did not return: v inside [0, 2)
+    # returns first (ok), v outside does not, and nobody ever notifies (deadlock)
+    body = """#include <pto/comm/pto_comm_inst.hpp>
+AICORE inline void Drain(__gm__ int32_t *flag, int v)
 {
-#ifdef __CCE_AICORE__
-#if defined(__DAV_VEC__) || USE_SET
-    pto::comm::TNOTIFY(pto::comm::Signal(flag), WAIT_VALUE, pto::comm::NotifyOp::Set);
-#else
-    pto::comm::TNOTIFY(pto::comm::Signal(flag), WAIT_VALUE, pto::comm::NotifyOp::AtomicAdd);
-#endif
-#if MODE > 1
-    pto::comm::TWAIT(pto::comm::Signal(flag), WAIT_VALUE, pto::comm::WaitCmp::GE);
-#endif
-#else
-    printf("host build");
-#endif
+    for (int i = 0; i < 2; ++i) {
+        for (int j = 0; j < 2; ++j) {
+            if (i == v && j == 1) {
+                return;
+            }
+        }
+    }
+    pto::comm::TWAIT(pto::comm::Signal(flag), 1, pto::comm::WaitCmp::GE);
+}
+
+__global__ AICORE void k(__gm__ int32_t *flag, int v)
+{
+    Drain(flag, v);
+    pto::comm::TNOTIFY(pto::comm::Signal(flag), 2, pto::comm::NotifyOp::Set);
 }
 """
-
-
-def test_preprocessor_conditionals_take_the_device_branch_and_say_what_they_assumed(tmp_path):
-    (tmp_path / "cfg.h").write_text("#pragma once\n#define MODE 2\n")
-    path = write(tmp_path, "k.cpp", PP)
-    ex = extract([path], {"pragmas": False})
-    k = ex.sig_text.split("kernel {\n", 1)[1].split("\n}\n", 1)[0]
-    assert k == "    TNOTIFY(flag, 4, AtomicAdd);\n    TWAIT(flag, 4, GE);", k
-    notes = [str(a) for a in ex.assumptions if "preprocessor condition" in a.text]
-    assert notes == [f"{path}:9:1: assumed: the preprocessor condition here is taken with __CCE_AICORE__ = 220 "
-                     "(set defines = [\"NAME\", \"NAME=VALUE\"] in sigproof.toml otherwise)",
-                     f"{path}:10:1: assumed: the preprocessor condition here is taken with USE_SET not defined, "
-                     "__DAV_VEC__ not defined (set defines = [\"NAME\", \"NAME=VALUE\"] in sigproof.toml otherwise)"], notes
-    # every location is still the one in the file
-    wait = next(c for c in ex.call_sites if c.kind == "TWAIT")
-    assert (wait.line, wait.col) == (16, 5)
-
-
-def test_defines_in_the_config_choose_the_other_branches(tmp_path):
-    (tmp_path / "cfg.h").write_text("#pragma once\n#define MODE 1\n")
-    path = write(tmp_path, "k.cpp", PP)
-    ex = extract([path], {"pragmas": False, "defines": ["__DAV_VEC__", "WAIT_VALUE=7"]})
-    k = ex.sig_text.split("kernel {\n", 1)[1].split("\n}\n", 1)[0]
-    assert k == "    TNOTIFY(flag, 7, Set);", k
-    assert not [a for a in ex.assumptions if "__DAV_VEC__" in a.text]
-
-
-def test_a_condition_that_cannot_be_evaluated_is_left_to_the_old_refusal(tmp_path):
-    (tmp_path / "cfg.h").write_text("#pragma once\n")
-    body = PP.replace("#if MODE > 1", "#if __has_feature(x)")
-    with pytest.raises(ExtractError, match="preproc if around a signal operation"):
-        extract([write(tmp_path, "k.cpp", body)], {"pragmas": False})
+    path = write(tmp_path, "k.cpp", body)
+    ex = extract([path], {"pragmas": False, "values": {"v": 1}})
+    assert "Drain_returned = 1;\n" in ex.sig_text and ex.sig_text.count("if (Drain_returned) {") == 2, ex.sig_text
+    assert check_verdict(tmp_path, ex.sig_text, "returns") == set()
+    ex = extract([path], {"pragmas": False, "values": {"v": 5}})
+    assert check_verdict(tmp_path, ex.sig_text, "falls_through") == {"deadlock"}
 
 
 def test_a_vexing_parse_of_no_signal_names_the_argument_at_its_place(tmp_path):

@@ -910,3 +910,61 @@ __global__ AICORE void k(__gm__ int32_t __in__ *flag, __gm__ int32_t __out__ *ou
     ex = extract([path], {"pragmas": False})
     assert "TNOTIFY(flag, 1, AtomicAdd);\n    TWAIT(flag, 1, GE);" in ex.sig_text, ex.sig_text
     assert [(c.line, c.col) for c in ex.call_sites] == [(4, 5), (10, 5)]
+
+
+# ---------------------------------------------------------------- preprocessor conditionals
+
+PP = """#include <pto/comm/pto_comm_inst.hpp>
+#include "cfg.h"
+#ifndef WAIT_VALUE
+#define WAIT_VALUE 4
+#endif
+
+__global__ AICORE void k(__gm__ int32_t *flag)
+{
+#ifdef __CCE_AICORE__
+#if defined(__DAV_VEC__) || USE_SET
+    pto::comm::TNOTIFY(pto::comm::Signal(flag), WAIT_VALUE, pto::comm::NotifyOp::Set);
+#else
+    pto::comm::TNOTIFY(pto::comm::Signal(flag), WAIT_VALUE, pto::comm::NotifyOp::AtomicAdd);
+#endif
+#if MODE > 1
+    pto::comm::TWAIT(pto::comm::Signal(flag), WAIT_VALUE, pto::comm::WaitCmp::GE);
+#endif
+#else
+    printf("host build");
+#endif
+}
+"""
+
+
+def test_preprocessor_conditionals_take_the_device_branch_and_say_what_they_assumed(tmp_path):
+    (tmp_path / "cfg.h").write_text("#pragma once\n#define MODE 2\n")
+    path = write(tmp_path, "k.cpp", PP)
+    ex = extract([path], {"pragmas": False})
+    k = ex.sig_text.split("kernel {\n", 1)[1].split("\n}\n", 1)[0]
+    assert k == "    TNOTIFY(flag, 4, AtomicAdd);\n    TWAIT(flag, 4, GE);", k
+    notes = [str(a) for a in ex.assumptions if "preprocessor condition" in a.text]
+    assert notes == [f"{path}:9:1: assumed: the preprocessor condition here is taken with __CCE_AICORE__ = 220 "
+                     "(set defines = [\"NAME\", \"NAME=VALUE\"] in sigproof.toml otherwise)",
+                     f"{path}:10:1: assumed: the preprocessor condition here is taken with USE_SET not defined, "
+                     "__DAV_VEC__ not defined (set defines = [\"NAME\", \"NAME=VALUE\"] in sigproof.toml otherwise)"], notes
+    # every location is still the one in the file
+    wait = next(c for c in ex.call_sites if c.kind == "TWAIT")
+    assert (wait.line, wait.col) == (16, 5)
+
+
+def test_defines_in_the_config_choose_the_other_branches(tmp_path):
+    (tmp_path / "cfg.h").write_text("#pragma once\n#define MODE 1\n")
+    path = write(tmp_path, "k.cpp", PP)
+    ex = extract([path], {"pragmas": False, "defines": ["__DAV_VEC__", "WAIT_VALUE=7"]})
+    k = ex.sig_text.split("kernel {\n", 1)[1].split("\n}\n", 1)[0]
+    assert k == "    TNOTIFY(flag, 7, Set);", k
+    assert not [a for a in ex.assumptions if "__DAV_VEC__" in a.text]
+
+
+def test_a_condition_that_cannot_be_evaluated_is_left_to_the_old_refusal(tmp_path):
+    (tmp_path / "cfg.h").write_text("#pragma once\n")
+    body = PP.replace("#if MODE > 1", "#if __has_feature(x)")
+    with pytest.raises(ExtractError, match="preproc if around a signal operation"):
+        extract([write(tmp_path, "k.cpp", body)], {"pragmas": False})

@@ -24,6 +24,7 @@ from checker.result import PROPERTIES, Result, Stats, Stop
 from model import SpecError, SpecErrors, System, compile_spec, parse
 from model.errors import Span
 from model.ir import Program
+from model.semantics import Semantics
 
 EXIT_OK, EXIT_FAIL, EXIT_ERROR, EXIT_INCONCLUSIVE = 0, 1, 2, 3
 MAX_FILE_BYTES = 2**20
@@ -49,13 +50,17 @@ class Options:
     symmetry: bool = True  # rank-rotation symmetry (model/symmetry.py) where the program has it
     store: str = "exact"  # "exact" | "fingerprint": the visited-state store (checker/store.py)
 
+    @property
+    def semantics(self) -> Semantics:
+        """What the options make the program mean (the rest are search knobs)."""
+        return Semantics("atomic" if self.atomic_waits else "hardware", self.memory_model, self.set_granularity)
+
 
 def check_program(program: Program, spec: str, options: Options = Options(), progress=None) -> Result:
     """Explore and judge one program; `stats.seconds` and `--timeout` cover both."""
     start = time.monotonic()
     deadline = start + options.timeout if options.timeout is not None else None
-    system = System(program, atomic_waits=options.atomic_waits, memory_model=options.memory_model,
-                    set_granularity=options.set_granularity)
+    system = System(program, options.semantics)
     reduction = Reduction(system) if options.por else None
     reduce = reduction.ample if reduction is not None and reduction.enabled else None
     symmetry = Symmetry.of(system)[0] if options.symmetry else None
@@ -105,8 +110,7 @@ def explain_symmetry(paths: Iterable[str], params: Params | None = None, options
             if not options.symmetry:
                 lines.append(f"{head} not used (--no-symmetry)")
                 continue
-            system = System(program, atomic_waits=options.atomic_waits, memory_model=options.memory_model,
-                            set_granularity=options.set_granularity)
+            system = System(program, options.semantics)
             sym, reasons = Symmetry.of(system)
             if sym is not None:
                 lines.append(f"{head} {sym.describe()}: rank r and rank r + k (mod {program.nranks}) run the same "

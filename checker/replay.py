@@ -17,6 +17,7 @@ from typing import IO, Callable
 
 from checker.trace import trace_of
 from model import System
+from model.semantics import Semantics
 
 MAX_SHOWN = 32  # elements shown after each step; past that only those that differ from their initial value
 
@@ -87,7 +88,7 @@ def replay(program, violation: dict, out: IO[str], *, atomic_waits: bool = False
     steps = violation.get("trace")
     if not isinstance(steps, list):
         raise ReplayError("the violation has no trace")
-    system = System(program, atomic_waits=atomic_waits)
+    system = System(program, Semantics(tensor_wait="atomic" if atomic_waits else "hardware"))
     state, _ = system.initial()
     out.write(f"replaying {violation.get('property', 'a')} counterexample: {len(steps)} step(s)\n")
     out.write(f"  initial: {_values(system, state)}\n")

@@ -35,6 +35,7 @@ from model.analysis import Analysis
 from model.cint import COMPARE
 from model.errors import ModelError, Span
 from model.hb import COMPLETE, Access, Clocks
+from model.semantics import DEFAULT, Semantics
 
 BARRIER = -1  # the joint host_barrier step; the joint block_barrier step of rank r is block_barrier(r)
 HOST = -1  # the `block` of a host reader
@@ -163,12 +164,12 @@ class Stuck(NamedTuple):
 
 
 class System:
-    def __init__(self, program: ir.Program, atomic_waits: bool = False, keep_dead_locals: bool = False,
-                 memory_model: str = "pto", set_granularity: str = "word"):
+    def __init__(self, program: ir.Program, semantics: Semantics = DEFAULT, *, keep_dead_locals: bool = False):
         self.program = program
-        self.lines = set_granularity == "line"  # a Set reads its line, then writes the whole line back
-        self.atomic_waits = atomic_waits
-        self.memory_model = memory_model
+        self.semantics = semantics
+        self.lines = semantics.lines  # a Set reads its line, then writes the whole line back
+        self.atomic_waits = semantics.atomic_waits
+        self.memory_model = semantics.memory_model
         self.keep_dead_locals = keep_dead_locals  # for tests: states keep every local
         self.R = program.nranks
         self.B = program.nblocks
@@ -197,7 +198,7 @@ class System:
         self.D = program.data_per_rank
         self._buf_offsets = [b.offset for b in program.buffers]
         self.clocks = Clocks(self.nprocs, self.R, program.events, self.R * self.E, self.R * self.D,
-                             memory_model) if program.buffers else None
+                             self.memory_model) if program.buffers else None
 
     # ------------------------------------------------------------ compiled code
 

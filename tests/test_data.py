@@ -17,6 +17,7 @@ from reference_hb import RaceReference
 from strategies_data import data_specs
 
 from model import System
+from model.semantics import Semantics
 
 ROOT = Path(__file__).resolve().parent.parent
 PRODUCER = """ranks 2; buffer d[2]; signal f;
@@ -161,7 +162,7 @@ def test_specs_without_buffers_explore_exactly_as_before():
 
 def _agree(text: str, memory_model: str) -> None:
     program = compile_text(text)
-    ref = RaceReference(System(program, memory_model=memory_model))
+    ref = RaceReference(System(program, Semantics(memory_model=memory_model)))
     try:
         expected = ref.has_race()
     except (OverflowError, RecursionError):

@@ -21,6 +21,7 @@ from checker.explore import explore
 from checker.properties import Monitor
 from model import System, compile_spec, ir, parse
 from model.system import Chosen
+from model.semantics import Semantics
 
 MAX_STATES = 4000  # larger random specs are skipped (rejected), not checked
 FAST = settings(max_examples=400, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
@@ -34,7 +35,7 @@ def compile_text(text: str):
 
 
 def build_reference(program, atomic_waits: bool, max_states: int | None = MAX_STATES) -> Reference:
-    return Reference(System(program, atomic_waits=atomic_waits), program.clean_exit, max_states=max_states)
+    return Reference(System(program, Semantics(tensor_wait="atomic" if atomic_waits else "hardware")), program.clean_exit, max_states=max_states)
 
 
 def replay(ref: Reference, violation) -> None:
@@ -81,7 +82,7 @@ def agree(text: str, atomic_waits: bool = False, max_states: int | None = MAX_ST
     transitions = sum(len(ref.system.successors(s)) for s in nodes)
     expected = ref.violated()
     for order in ("bfs", "dfs"):
-        system = System(program, atomic_waits=atomic_waits)
+        system = System(program, Semantics(tensor_wait="atomic" if atomic_waits else "hardware"))
         ex = explore(system, Monitor(system), order=order)
         assert ex.complete and set(ex.states) == nodes, f"{order}: a different reachable state set"
         result = check_program(program, "x.sig", Options(order=order, atomic_waits=atomic_waits, por=False, symmetry=False))

@@ -27,6 +27,7 @@ from checker.properties import Monitor
 from model import System, compile_spec, parse
 from spin_oracle import have_spin, spin_check, spin_non_progress
 from strategies import specs
+from model.semantics import Semantics
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = [p for p in sorted((ROOT / "specs").glob("*.sig"))  # the export covers the base language
@@ -110,7 +111,7 @@ def compare(program, workdir: Path, atomic: bool = False, limit: int | None = No
     result = _verdict(program, atomic, limit)
     if result.stop is not None:
         return None
-    system = System(program, atomic_waits=atomic)
+    system = System(program, Semantics(tensor_wait="atomic" if atomic else "hardware"))
     ex = explore(system, Monitor(system, expected=(), clean_exit=False, fail_fast=False))
     terminal = any(not system.successors(s) and not system.is_final(s) for s in ex.states)
     projected = len({(s.procs, s.signals, s.launches if program.uses_launch_id else ()) for s in ex.states})

@@ -21,6 +21,7 @@ from test_differential import build_reference, compile_text, replay
 from checker.check import Options, check_file, check_program
 from model import System
 from model.independence import Reduction
+from model.semantics import Semantics
 
 ROOT = Path(__file__).resolve().parent.parent
 FAST = settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
@@ -95,7 +96,7 @@ def test_no_reduction_for_data_statements_or_cache_lines():
     assert not Reduction(System(data)).enabled
     words = compile_text("ranks 2;\nsignal f[2];\nkernel { TNOTIFY(f[rank] @ 0, 1, Set); }\n")
     assert Reduction(System(words)).enabled
-    assert not Reduction(System(words, set_granularity="line")).enabled
+    assert not Reduction(System(words, Semantics(set_granularity="line"))).enabled
 
 
 SPIN = """

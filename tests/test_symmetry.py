@@ -29,6 +29,7 @@ from test_differential import build_reference, compile_text, replay
 from checker.check import Options, check_program
 from model import System, compile_spec, parse
 from model.symmetry import Symmetry
+from model.semantics import Semantics
 
 ROOT = Path(__file__).resolve().parent.parent
 FAST = settings(max_examples=100, deadline=None, derandomize=True,
@@ -65,7 +66,7 @@ def _event_kinds(step, sym, k):
 
 
 def symmetry_is_real(text: str, atomic_waits: bool = False) -> Symmetry | None:
-    system = System(compile_text(text), atomic_waits=atomic_waits)
+    system = System(compile_text(text), Semantics(tensor_wait="atomic" if atomic_waits else "hardware"))
     sym, reasons = Symmetry.of(system)
     if sym is None:
         assert reasons and all(r.message for r in reasons)

@@ -19,9 +19,11 @@ from checker.cache import code_digest, key_options, version
 from checker.check import Options, check_program, read_spec
 from checker.result import Result
 from model import SpecErrors, compile_spec, parse
+from model.semantics import Semantics, SemanticsError
 
 FORMAT = 1
-COMPARED = ("status", "violated", "expected", "stop_reason", "states", "transitions", "state_digest", "error")
+COMPARED = ("status", "violated", "expected", "stop_reason", "states", "transitions", "state_digest", "error",
+            "semantics")
 
 
 class CertificateError(Exception):
@@ -40,7 +42,7 @@ def entry(result: Result, sha256: str | None) -> dict:
             "violated": result.violated, "expected": list(result.expected),
             "stop_reason": result.stop.reason if result.stop else None, "states": result.stats.states,
             "transitions": result.stats.transitions, "state_digest": result.stats.state_digest,
-            "error": result.error}
+            "error": result.error, "semantics": result.semantics.to_data()}
 
 
 def _seal(doc: dict) -> str:
@@ -79,7 +81,11 @@ def _options(doc: dict) -> Options:
     unknown = sorted(set(doc["options"]) - known)
     if unknown:
         raise CertificateError(f"the certificate uses options this sigproof does not have: {', '.join(unknown)}")
-    return Options(**{**doc["options"], "state_digest": True})
+    try:
+        semantics = Semantics.from_data(doc["options"].get("semantics"))
+    except (SemanticsError, TypeError) as e:
+        raise CertificateError(f"the certificate's semantics: {e}") from None
+    return Options(**{**doc["options"], "semantics": semantics, "state_digest": True})
 
 
 def recheck(item: dict, options: Options) -> dict:

@@ -24,7 +24,7 @@ from checker.result import PROPERTIES, Result, Stats, Stop
 from model import SpecError, SpecErrors, System, compile_spec, parse
 from model.errors import Span
 from model.ir import Program
-from model.semantics import Semantics
+from model.semantics import DEFAULT, Semantics
 
 EXIT_OK, EXIT_FAIL, EXIT_ERROR, EXIT_INCONCLUSIVE = 0, 1, 2, 3
 MAX_FILE_BYTES = 2**20
@@ -36,24 +36,20 @@ class UsageError(Exception):
 
 @dataclass(frozen=True)
 class Options:
+    """How to search (order, limits, store, reductions) and, apart, what the program means
+    (`semantics`: the only options that can change a verdict)."""
+
     order: str = "bfs"
     max_states: int | None = None
     timeout: float | None = None  # seconds for the whole check of one spec and param combination
     max_memory: int | None = None  # bytes
-    atomic_waits: bool = False
+    semantics: Semantics = DEFAULT
     clean_exit: bool = False  # --check clean_exit
     fail_fast: bool = False  # stop at the first violation that is not expected
-    memory_model: str = "pto"  # "pto" | "sc": whether a TNOTIFY orders unfenced data writes before it
-    set_granularity: str = "word"  # "word" | "line": a Set as one store, or as a cache-line read + write-back
     state_digest: bool = False  # record Stats.state_digest (for certificates; does not affect the verdict)
     por: bool = True  # partial-order reduction (model/independence.py) where the program allows it
     symmetry: bool = True  # rank-rotation symmetry (model/symmetry.py) where the program has it
     store: str = "exact"  # "exact" | "fingerprint": the visited-state store (checker/store.py)
-
-    @property
-    def semantics(self) -> Semantics:
-        """What the options make the program mean (the rest are search knobs)."""
-        return Semantics("atomic" if self.atomic_waits else "hardware", self.memory_model, self.set_granularity)
 
 
 def check_program(program: Program, spec: str, options: Options = Options(), progress=None) -> Result:
@@ -84,7 +80,7 @@ def check_program(program: Program, spec: str, options: Options = Options(), pro
                   store=options.store, store_bytes=ex.store_bytes(),
                   collision_probability=ex.store.collision_probability() if options.store != "exact" else None)
     return Result(spec=spec, params=dict(program.params), violations=violations, expected=program.expects,
-                  stats=stats, stop=stop, warnings=program.warnings)
+                  stats=stats, stop=stop, warnings=program.warnings, semantics=options.semantics)
 
 
 def _search(system, program: Program, options: Options, deadline, progress, reduce, symmetry):

@@ -16,7 +16,8 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from checker.ci_rules import ALL, EXPECTATION, INCONCLUSIVE, SPEC_ERROR
+from checker.ci_rules import ALL, EXPECTATION, FINGERPRINTS, INCONCLUSIVE, SPEC_ERROR
+from checker.result import LABEL, fingerprint_caveat, verdict_phrase
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 _RULE_INDEX = {r.id: i for i, r in enumerate(ALL)}
@@ -113,13 +114,21 @@ def verdict_line(result: dict) -> str:
     return f"{title(result)}: {_verdict(result)}"
 
 
+def caveat(result: dict) -> str:
+    """The fingerprint-store caveat of a JSON result ('' when the verdict is exact)."""
+    stats = result.get("stats") or {}
+    return fingerprint_caveat(stats.get("store", "exact"), stats.get("collision_probability"))
+
+
 def _verdict(result: dict) -> str:
-    got = ", ".join(result["violated"]) or "ok"
-    want = ", ".join(result["expected"]) or "ok"
-    label = {"pass": "PASS", "fail": "FAIL", "inconclusive": "INCONCLUSIVE"}[result["status"]]
-    verdict = {"pass": got, "fail": f"{got} (expected {want})",
-               "inconclusive": f"{got} so far (expected {want})"}[result["status"]]
-    return f"{label}: {verdict}"
+    """`FAIL: deadlock (expected ok)`: the label and checker.result.verdict_phrase, as every report says it."""
+    phrase = verdict_phrase(result["status"], result["violated"], result["expected"], caveat(result))
+    return f"{LABEL[result['status']]}: {phrase}"
+
+
+def _stopped(result: dict) -> str:
+    """An inconclusive run as every CI format says it: why it stopped, then its verdict so far."""
+    return f"stopped early: {result.get('stopped', 'a limit was reached')}; {_verdict(result)}"
 
 
 def counterexample(v: dict) -> str:
@@ -198,10 +207,11 @@ def problems(doc: dict) -> list[Problem]:
                                    f"the spec expects {prop}, but the whole state space was explored and "
                                    f"it does not happen{suffix}", Where(r["spec"]), r["spec"], params))
         if r["status"] == "inconclusive":
-            reason = r.get("stopped", "a limit was reached")
-            out.append(Problem(INCONCLUSIVE.id, "warning", f"stopped early: {reason}; "
-                               f"{_verdict(r)}", Where(r["spec"]), r["spec"], params,
+            out.append(Problem(INCONCLUSIVE.id, "warning", _stopped(r), Where(r["spec"]), r["spec"], params,
                                stop_reason=r.get("stop_reason")))
+        elif caveat(r):  # a verdict on fingerprints is not a proof: say so beside it
+            out.append(Problem(FINGERPRINTS.id, "note", f"{_verdict(r)}{suffix}", Where(r["spec"]), r["spec"],
+                               params))
     for rendered in doc.get("errors", []):
         out += spec_errors(rendered)
     return out
@@ -242,7 +252,7 @@ def _rule(rule) -> dict:
         "fullDescription": {"text": rule.full},
         "help": {"text": f"{rule.full}\n\nHow to fix: {rule.fix}",
                  "markdown": f"**{rule.id}**: {rule.full}\n\n**How to fix:** {rule.fix}"},
-        "defaultConfiguration": {"level": "note" if rule is INCONCLUSIVE else "error"},
+        "defaultConfiguration": {"level": "note" if rule in (INCONCLUSIVE, FINGERPRINTS) else "error"},
     }
 
 
@@ -269,7 +279,7 @@ def _sarif_result(p: Problem) -> dict:
     out = {"ruleId": p.rule}
     if p.rule in _RULE_INDEX:  # a property newer than this table has no rule entry
         out["ruleIndex"] = _RULE_INDEX[p.rule]
-    out["level"] = "note" if p.rule == INCONCLUSIVE.id else p.level
+    out["level"] = "note" if p.rule in (INCONCLUSIVE.id, FINGERPRINTS.id) else p.level
     out["message"] = {"text": p.message}
     if p.where.file:
         out["locations"] = [_physical(p.where)]
@@ -338,10 +348,12 @@ def junit(doc: dict) -> str:
             failure.text = _x(report(r))
         elif r["status"] == "inconclusive":
             counts["skipped"] += 1
-            skipped = ET.SubElement(case, "skipped", {"message": _x(f"stopped early: {r.get('stopped', '')}")})
+            skipped = ET.SubElement(case, "skipped", {"message": _x(_stopped(r))})
             if r.get("stop_reason"):
                 skipped.set("type", _x(r["stop_reason"]))
             skipped.text = _x(report(r))
+        elif caveat(r):  # passed, on fingerprints: the test report says what the pass rests on
+            ET.SubElement(case, "system-out").text = _x(verdict_line(r))
     seen: dict[str, int] = {}
     for rendered in doc.get("errors", []):
         found = spec_errors(rendered)
@@ -401,7 +413,8 @@ def github(doc: dict) -> str:
             message = f"{p.message}\n{steps(p.violation)}"
         elif p.rule == SPEC_ERROR.id:
             message = p.detail
-        lines.append(_command("warning" if p.level == "warning" else "error", p.where, f"sigproof {name}", message))
+        kind = {"warning": "warning", "note": "notice"}.get(p.level, "error")
+        lines.append(_command(kind, p.where, f"sigproof {name}", message))
     results = doc.get("results", [])
     count = {s: sum(r["status"] == s for r in results) for s in ("pass", "fail", "inconclusive")}
     summary = (f"{len(results)} check(s): {count['pass']} passed, {count['fail']} failed, "

@@ -9,6 +9,7 @@ error; 3 inconclusive (a limit was hit before the whole state space was explored
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from pathlib import Path
@@ -20,6 +21,7 @@ from checker.report import json_doc, text, write_json
 from checker.result import PROPERTIES
 from checker.store import STORES
 from model import SpecErrors, compile_spec, parse
+from model.semantics import MEMORY_MODELS, SET_GRANULARITIES, TENSOR_WAITS, Semantics
 
 EXIT_OK, EXIT_FAIL, EXIT_ERROR, EXIT_INCONCLUSIVE = 0, 1, 2, 3
 MAX_SWEEP = 10_000
@@ -58,15 +60,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="check specs and param values in N worker processes (default: the number of cores)")
     c.add_argument("--check", action="append", default=[], choices=("clean_exit",),
                    help="add an optional property to every spec")
-    c.add_argument("--tensor-wait", choices=("pass", "atomic"), default="pass",
-                   help="multi-element TWAIT/TTEST: element-by-element passes (hardware, default) or "
-                        "one atomic comparison of all elements (faster, less faithful)")
-    c.add_argument("--memory-model", choices=("pto", "sc"), default="pto",
-                   help="pto (default): a TNOTIFY orders earlier data writes only after a fence, an async "
-                        "transfer only after WAIT_EVENT; sc: program order always orders")
-    c.add_argument("--set-granularity", choices=("word", "line"), default="word",
-                   help="word (default): a Set is one store; line: a Set reads its 64-byte line and writes it "
-                        "back, erasing other writes to the line in between (a lost_notification)")
+    _semantic_flags(c)
     c.add_argument("--no-por", action="store_true",
                    help="explore every interleaving (no partial-order reduction; same verdicts, more states)")
     c.add_argument("--no-symmetry", action="store_true",
@@ -88,8 +82,8 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("trace", metavar="TRACE.json", help="the JSON output of a check, one result of it or one violation")
     _common(r)
     r.add_argument("--property", choices=PROPERTIES, help="which violation to replay (default: the first)")
-    r.add_argument("--tensor-wait", choices=("pass", "atomic"), default="pass",
-                   help="as given to the check that found the trace")
+    r.add_argument("--config", metavar="sigproof.toml", help="a kernel's extraction config, as given to the check")
+    _semantic_flags(r, "default: as the JSON result records (a bare violation record: the defaults)")
     lp = sub.add_parser("lsp", help="a language server for .sig files (JSON-RPC over stdio)")
     lp.add_argument("--max-states", type=int, default=200_000, metavar="N",
                    help="state limit of the check run on each save (default 200000)")
@@ -103,6 +97,7 @@ def _parser() -> argparse.ArgumentParser:
     _common(g)
     g.add_argument("--max-states", type=int, default=None, metavar="N",
                    help="refuse (exit 2) when the graph has more states (default 5000)")
+    _semantic_flags(g)
     g.add_argument("--format", choices=("dot", "graphml"), default="dot")
     g.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     _export_parser(sub)
@@ -119,8 +114,7 @@ def _export_parser(sub) -> None:
     e.add_argument("paths", nargs=1, metavar="SPEC")
     _common(e)
     e.add_argument("--promela", action="store_true", required=True, help="write a Promela model (SPIN)")
-    e.add_argument("--tensor-wait", choices=("pass", "atomic"), default="pass",
-                   help="multi-element TWAIT/TTEST: element-by-element passes (default) or one atomic comparison")
+    _semantic_flags(e)
     e.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
 
 
@@ -131,6 +125,29 @@ def _version() -> str:
         return version("sigproof")
     except PackageNotFoundError:
         return "unknown"
+
+
+def _semantic_flags(p: argparse.ArgumentParser, note: str | None = None) -> None:
+    """The flags that choose the Semantics (model/semantics.py): what the program means."""
+    g = p.add_argument_group("semantics" + (f" ({note})" if note else ""))
+    g.add_argument("--tensor-wait", choices=TENSOR_WAITS, default=None,
+                   help="multi-element TWAIT/TTEST: element-by-element passes (pass: the hardware, default) or "
+                        "one atomic comparison of all elements (faster, less faithful)")
+    g.add_argument("--memory-model", choices=MEMORY_MODELS, default=None,
+                   help="pto (default): a TNOTIFY orders earlier data writes only after a fence, an async "
+                        "transfer only after WAIT_EVENT; sc: program order always orders")
+    g.add_argument("--set-granularity", choices=SET_GRANULARITIES, default=None,
+                   help="word (default): a Set is one store; line: a Set reads its 64-byte line and writes it "
+                        "back, erasing other writes to the line in between (a lost_notification)")
+
+
+def _semantics(args, recorded: Semantics | None = None) -> Semantics:
+    """The semantics the flags choose; a flag not given takes its value from `recorded` (the
+    semantics a JSON result was checked under), else the default."""
+    base = recorded or Semantics()
+    given = {k: getattr(args, k) for k in ("tensor_wait", "memory_model", "set_granularity")
+             if getattr(args, k, None) is not None}
+    return dataclasses.replace(base, **given)
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -240,9 +257,8 @@ def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
         raise UsageError("--jobs must be at least 1")
     options = Options(order="dfs" if args.dfs else "bfs", max_states=args.max_states, timeout=args.timeout,
                       max_memory=args.max_memory * 2**20 if args.max_memory else None,
-                      atomic_waits=args.tensor_wait == "atomic", clean_exit="clean_exit" in args.check,
-                      fail_fast=args.fail_fast, memory_model=args.memory_model,
-                      set_granularity=args.set_granularity, por=not args.no_por, symmetry=not args.no_symmetry,
+                      semantics=_semantics(args), clean_exit="clean_exit" in args.check,
+                      fail_fast=args.fail_fast, por=not args.no_por, symmetry=not args.no_symmetry,
                       store=args.store,
                       state_digest=args.certificate is not None)
     jobs = args.jobs or os.cpu_count() or 1
@@ -337,18 +353,14 @@ def _replay(args, stdout: IO[str], stderr: IO[str]) -> int:
     from checker.replay import ReplayError, load_violation, replay
 
     path = spec_files(args.paths)[0]
-    if path.suffix != ".sig":
-        raise UsageError(f"{path.as_posix()}: replay takes a .sig spec; for a kernel, replay the trace of its "
-                         f"skeleton: sigproof extract {path.as_posix()} -o K.sig, then check and replay K.sig")
     try:
-        violation, params = load_violation(args.trace, args.property, path.as_posix())
+        found = load_violation(args.trace, args.property, path.as_posix())
     except ReplayError as e:
         raise UsageError(str(e)) from None
-    try:
-        program = compile_spec(parse(read_spec(path), path.as_posix()), {**params, **_defines(args.defines)})
-    except SpecErrors as e:
-        stderr.write(e.render() + "\n")
+    loaded = _program(path, {**found.params, **_defines(args.defines)}, getattr(args, "config", None), stderr)
+    if loaded is None:
         return EXIT_ERROR
+    program, cite = loaded
     interactive = hasattr(sys.stdin, "isatty") and sys.stdin.isatty() and stdout is sys.stdout
 
     def pause(n: int) -> bool:
@@ -360,8 +372,8 @@ def _replay(args, stdout: IO[str], stderr: IO[str]) -> int:
             return False
 
     try:
-        mismatch = replay(program, violation, stdout, atomic_waits=args.tensor_wait == "atomic",
-                          pause=pause if interactive else None)
+        mismatch = replay(program, found.violation, stdout, semantics=_semantics(args, found.semantics),
+                          cite=cite, pause=pause if interactive else None)
     except ReplayError as e:
         raise UsageError(f"{args.trace}: {e}") from None
     if mismatch is not None:
@@ -387,25 +399,42 @@ def _verify_certificate(args, stdout: IO[str], stderr: IO[str]) -> int:
     return EXIT_OK
 
 
+def _program(path: Path, params: dict, config_path: str | None, stderr: IO[str]):
+    """(Program, cite) of one spec or kernel with these params, or None after writing its
+    errors. A C++ or MLIR kernel is extracted first: the Program is its skeleton's, and `cite`
+    maps the skeleton's `file:line:col` locations in a text to the kernel's."""
+    from checker.kernels import is_kernel, kernel_tasks
+
+    if is_kernel(path):
+        config = None
+        if config_path:
+            from frontends.cpp import ExtractError
+            from frontends.cpp.config import from_file
+
+            try:
+                config = from_file(Path(config_path))
+            except ExtractError as e:
+                stderr.write(f"{e}\n")
+                return None
+        tasks, origins, _ = kernel_tasks(path, params, config)
+        first = tasks[0]
+        if isinstance(first, tuple):
+            return first[0], origins.text
+        stderr.write(first.error + "\n")
+        return None
+    try:
+        return compile_spec(parse(read_spec(path), path.as_posix()), params), lambda text: text
+    except SpecErrors as e:
+        stderr.write(e.render() + "\n")
+        return None
+
+
 def _one_program(args, stderr: IO[str]):
     """The Program of the one spec a subcommand takes (with its -D values), or None after
     writing its errors. A C++ or MLIR kernel is extracted first: the Program is its skeleton's
     (locations are the skeleton's, `KERNEL.cpp.sig:LINE:COL`)."""
-    from checker.kernels import is_kernel, kernel_tasks
-
-    path = spec_files(args.paths)[0]
-    if is_kernel(path):
-        tasks, _, _ = kernel_tasks(path, _defines(args.defines))
-        first = tasks[0]
-        if isinstance(first, tuple):
-            return first[0]
-        stderr.write(first.error + "\n")
-        return None
-    try:
-        return compile_spec(parse(read_spec(path), path.as_posix()), _defines(args.defines))
-    except SpecErrors as e:
-        stderr.write(e.render() + "\n")
-        return None
+    loaded = _program(spec_files(args.paths)[0], _defines(args.defines), None, stderr)
+    return None if loaded is None else loaded[0]
 
 
 def _graph(args, stdout: IO[str], stderr: IO[str]) -> int:
@@ -415,7 +444,7 @@ def _graph(args, stdout: IO[str], stderr: IO[str]) -> int:
     if program is None:
         return EXIT_ERROR
     try:
-        graph = state_graph(program, limit=args.max_states)
+        graph = state_graph(program, limit=args.max_states, semantics=_semantics(args))
     except GraphTooLarge as e:
         stderr.write(f"sigproof: error: {e}\n")
         return EXIT_ERROR
@@ -437,7 +466,7 @@ def _export(args, stdout: IO[str], stderr: IO[str]) -> int:
         return EXIT_ERROR
 
     try:
-        model = promela(program, atomic_waits=args.tensor_wait == "atomic")
+        model = promela(program, _semantics(args))
     except NotExportable as e:
         stderr.write(f"{e}\n")
         return EXIT_ERROR

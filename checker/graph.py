@@ -8,6 +8,7 @@ import networkx as nx
 
 from model import System
 from model.ir import Program
+from model.semantics import DEFAULT, Semantics
 
 DEFAULT_LIMIT = 5000
 
@@ -16,11 +17,11 @@ class GraphTooLarge(Exception):
     pass
 
 
-def state_graph(program: Program, limit: int | None = None) -> nx.DiGraph:
-    """The reachable state graph: node = state index with a readable label, edge = step
-    (labelled from its step record)."""
+def state_graph(program: Program, limit: int | None = None, semantics: Semantics = DEFAULT) -> nx.DiGraph:
+    """The reachable state graph under `semantics`: node = state index with a readable label,
+    edge = step (labelled from its step record)."""
     limit = limit or DEFAULT_LIMIT
-    system = System(program)
+    system = System(program, semantics)
     init, _ = system.initial()
     index = {init: 0}
     order = [init]

@@ -15,7 +15,6 @@ from html import escape
 from pathlib import Path
 from typing import IO
 
-from checker.report import fingerprint_caveat
 from checker.result import Overwrote, Read, Result, StuckProcess, TraceStep, Violation, Write
 
 LANE_W, ROW_H, TOP, LEFT = 116, 26, 64, 40
@@ -68,10 +67,7 @@ def _params(r: Result) -> str:
 
 
 def _verdict(r: Result) -> str:
-    got = ", ".join(r.violated) or "ok"
-    want = ", ".join(r.expected) or "ok"
-    caveat = fingerprint_caveat(r)
-    return (got if r.status == "pass" else f"{got} (expected {want})") + (f" ({caveat})" if caveat else "")
+    return r.verdict
 
 
 def _summary(results: list[Result], timing: bool) -> str:

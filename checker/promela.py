@@ -1,6 +1,6 @@
 """Promela export: the program as a SPIN model with exactly sigproof's step granularity.
 
-Entry point: `promela(program, atomic_waits=False) -> str`, from the typed IR only.
+Entry point: `promela(program, semantics=DEFAULT) -> str`, from the typed IR only.
 
 Every process of the run is one Promela process: `H<r>` for the host of rank r and
 `K<r>_<b>` for the kernel slot (r, b), which serves every launch of that slot. All of the
@@ -35,11 +35,13 @@ from __future__ import annotations
 from model import ir
 from model import analysis as A
 from model.analysis import liveness
+from model.semantics import DEFAULT, Semantics
+from model.vocabulary import COMPARISONS
 
 __all__ = ["promela"]
 
 LOCAL_LIMIT = 100_000
-_CMP = {"EQ": "==", "NE": "!=", "GT": ">", "GE": ">=", "LT": "<", "LE": "<="}
+_CMP = {c.name: c.symbol for c in COMPARISONS}
 _BINARY = {"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "==", "!=", "<", "<=", ">", ">="}
 _INT32_MAX = "2147483647"
 _INT32_MIN = "(-2147483647 - 1)"
@@ -92,12 +94,15 @@ def choice_widths(program: ir.Program) -> dict[str, dict[int, int | None]]:
     return out
 
 
-def promela(program: ir.Program, atomic_waits: bool = False) -> str:
-    """The Promela text of `program` (deterministic: same program, same bytes)."""
+def promela(program: ir.Program, semantics: Semantics = DEFAULT) -> str:
+    """The Promela text of `program` under `semantics` (deterministic: same program, same bytes)."""
     why = exportable(program)
+    if why is None and semantics.lines:
+        why = ("the Promela export models a Set as one store; --set-granularity line (a Set as a cache-line "
+               "read and write-back) is not exported")
     if why is not None:
         raise NotExportable(why)
-    return _Export(program, atomic_waits).text()
+    return _Export(program, semantics.atomic_waits).text()
 
 
 class _Proc:

@@ -11,12 +11,14 @@ from dataclasses import fields, is_dataclass
 
 from checker import result as R
 from model.errors import Span
+from model.semantics import Semantics
 
 FORMAT = 1
 _CLASSES = {c.__name__: c for c in (Span, R.ProcessRef, R.ElementRef, R.Write, R.Read, R.Started, R.Joined,
                                     R.BarrierPassed, R.Overwrote, R.Faulted, R.TraceStep, R.StuckProcess,
                                     R.DirtyElement, R.Violation, R.Stop, R.Stats, R.Result, R.DataAccess, R.Raced,
-                                    R.LineCached, R.AccessRef, R.RaceFacts, R.Returned, R.Chose, R.BlocksPassed)}
+                                    R.LineCached, R.AccessRef, R.RaceFacts, R.Returned, R.Chose, R.BlocksPassed,
+                                    Semantics)}
 
 
 class RecordError(ValueError):

@@ -4,8 +4,9 @@ TRACE.json is the JSON output of `sigproof check --format json` (the violation i
 property, the first one by default), one result of it, or one violation of it. Each step is
 taken again with model.System: the named process must be able to move, at the recorded
 statement, with the recorded effects; the signal values after it are printed. Entry points:
-`load_violation`, `replay`. Known limitation: the JSON does not record `--tensor-wait`, so a
-trace of an atomic-wait run replays only with `--tensor-wait atomic` given again.
+`load_violation`, `replay`. The semantics the trace was found under come from the result
+(`results[].semantics`); a bare violation record carries none, so the caller supplies them.
+A kernel's trace cites C++ locations: `cite` maps the skeleton's rendering to them first.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import IO, Callable
 
 from checker.trace import trace_of
 from model import System
-from model.semantics import Semantics
+from model.semantics import DEFAULT, Semantics, SemanticsError
 
 MAX_SHOWN = 32  # elements shown after each step; past that only those that differ from their initial value
 
@@ -26,14 +27,24 @@ class ReplayError(Exception):
     """A file that holds no trace to replay (a usage error)."""
 
 
+@dataclass(frozen=True)
+class Found:
+    """A violation to replay, with the params and semantics of the result it came from (None:
+    a bare violation record, which does not say)."""
+
+    violation: dict
+    params: dict
+    semantics: Semantics | None
+
+
 @dataclass
 class Mismatch:
     step: int
     message: str
 
 
-def load_violation(path: str, prop: str | None, spec: str | None = None) -> tuple[dict, dict]:
-    """(the violation, the params of its result) from a JSON file."""
+def load_violation(path: str, prop: str | None, spec: str | None = None) -> Found:
+    """The violation to replay from a JSON file, with its result's params and semantics."""
     try:
         doc = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as e:
@@ -43,7 +54,7 @@ def load_violation(path: str, prop: str | None, spec: str | None = None) -> tupl
     if isinstance(doc, dict) and "trace" in doc:
         if prop is not None and doc.get("property") != prop:
             raise ReplayError(f"{path}: the violation is {doc.get('property')}, not {prop}")
-        return doc, {}
+        return Found(doc, {}, None)
     results = doc.get("results") if isinstance(doc, dict) and "results" in doc else [doc]
     if not isinstance(results, list):
         raise ReplayError(f"{path}: not the JSON output of sigproof check")
@@ -55,11 +66,16 @@ def load_violation(path: str, prop: str | None, spec: str | None = None) -> tupl
             continue
         for v in r["violations"]:
             if isinstance(v, dict) and (prop is None or v.get("property") == prop):
-                candidates.append((v, r.get("params") or {}))
+                candidates.append((v, r))
     if not candidates:
         what = f"no {prop} violation" if prop else "no violation"
         raise ReplayError(f"{path}: {what} to replay" + (f" for {spec}" if spec and len(results) > 1 else ""))
-    return candidates[0]
+    violation, result = candidates[0]
+    try:
+        semantics = Semantics.from_data(result.get("semantics"))
+    except (SemanticsError, TypeError) as e:
+        raise ReplayError(f"{path}: the result's semantics: {e}") from None
+    return Found(violation, result.get("params") or {}, semantics)
 
 
 def _values(system: System, state) -> str:
@@ -72,23 +88,30 @@ def _values(system: System, state) -> str:
     return ", ".join(f"{system.element(p).name} = {system.value(state, p)}" for p in positions)
 
 
-def _differs(want: dict, got) -> tuple | None:
-    """The first field of a recorded step that the model's step `got` renders differently."""
-    for what, mine in (("location", got.location), ("statement", got.statement),
-                       ("effects", [e.text for e in got.effects])):
-        if what in want and want[what] != mine:
-            return what, mine
+def _rendered(got, cite: Callable[[str], str]) -> dict:
+    """A model step's fields as a trace records them (locations cited as the trace cites them)."""
+    return {"location": cite(got.location), "statement": cite(got.statement),
+            "effects": [cite(e.text) for e in got.effects]}
+
+
+def _differs(want: dict, mine: dict) -> tuple | None:
+    """The first field of a recorded step that the model's step renders differently."""
+    for what in ("location", "statement", "effects"):
+        if what in want and want[what] != mine[what]:
+            return what, mine[what]
     return None
 
 
-def replay(program, violation: dict, out: IO[str], *, atomic_waits: bool = False,
+def replay(program, violation: dict, out: IO[str], *, semantics: Semantics = DEFAULT,
+           cite: Callable[[str], str] = lambda text: text,
            pause: Callable[[int], bool] | None = None) -> Mismatch | None:
-    """Take the violation's steps again, printing each with the signal values after it; the first
-    step that does not match, or None. `pause(n)` runs after step n; False stops the replay."""
+    """Take the violation's steps again under `semantics`, printing each with the signal values
+    after it; the first step that does not match, or None. `cite` maps the model's locations to
+    those the trace shows (a kernel's C++). `pause(n)` runs after step n; False stops the replay."""
     steps = violation.get("trace")
     if not isinstance(steps, list):
         raise ReplayError("the violation has no trace")
-    system = System(program, Semantics(tensor_wait="atomic" if atomic_waits else "hardware"))
+    system = System(program, semantics)
     state, _ = system.initial()
     out.write(f"replaying {violation.get('property', 'a')} counterexample: {len(steps)} step(s)\n")
     out.write(f"  initial: {_values(system, state)}\n")
@@ -101,7 +124,7 @@ def replay(program, violation: dict, out: IO[str], *, atomic_waits: bool = False
                                f"{want.get('statement')} at {want.get('location')})")
         # a process with several steps (the values of an any(lo, hi), the outcomes of a
         # TEST_EVENT): the one the trace shows
-        rendered = [(s, trace_of(system, [s])[0]) for s in moves]
+        rendered = [(s, _rendered(trace_of(system, [s])[0], cite)) for s in moves]
         step, got = next(((s, g) for s, g in rendered if not _differs(want, g)), rendered[0])
         differs = _differs(want, got)
         if differs is not None:
@@ -109,9 +132,9 @@ def replay(program, violation: dict, out: IO[str], *, atomic_waits: bool = False
             return Mismatch(n, f"{want['process']}: the trace says {what} {json.dumps(want[what])}, "
                                f"the model gives {json.dumps(mine)}")
         state = step.next
-        out.write(f"  {n}. {got.process}  {got.location}  {got.statement}\n")
-        for e in got.effects:
-            out.write(f"       {e.text}\n")
+        out.write(f"  {n}. {want['process']}  {got['location']}  {got['statement']}\n")
+        for e in got["effects"]:
+            out.write(f"       {e}\n")
         out.write(f"     signals: {_values(system, state)}\n")
         if pause is not None and not pause(n):
             out.write("  (stopped)\n")

@@ -10,9 +10,7 @@ import json
 from dataclasses import fields
 from typing import IO
 
-from checker.result import ElementRef, ProcessRef, Result, Span
-
-_LABEL = {"pass": "PASS", "fail": "FAIL", "inconclusive": "INCONCLUSIVE"}
+from checker.result import LABEL as _LABEL, ElementRef, ProcessRef, Result, Span
 
 
 def _params(result: Result) -> str:
@@ -20,25 +18,8 @@ def _params(result: Result) -> str:
 
 
 def verdict(result: Result) -> str:
-    """The verdict part of a result's first line: `deadlock (expected ok)`, `ok so far ...`;
-    a run on the fingerprint store says so, with its collision bound."""
-    got = ", ".join(result.violated) or "ok"
-    want = ", ".join(result.expected) or "ok"
-    caveat = fingerprint_caveat(result)
-    caveat = f" ({caveat})" if caveat else ""
-    if result.status == "pass":
-        return got + caveat
-    if result.status == "inconclusive":
-        return f"{got} so far (expected {want})"
-    return f"{got} (expected {want}){caveat}"
-
-
-def fingerprint_caveat(result: Result) -> str:
-    """What a verdict found on 64-bit fingerprints rests on ('' for the exact store)."""
-    p = result.stats.collision_probability
-    if result.stats.store != "fingerprint" or p is None:
-        return ""
-    return f"64-bit fingerprint store: a hash collision may have hidden a state, probability <= {p:.2g}"
+    """The verdict part of a result's first line (checker.result.verdict_phrase)."""
+    return result.verdict
 
 
 def text(results: list[Result], out: IO[str], *, quiet: bool = False, timing: bool = True) -> None:
@@ -146,6 +127,7 @@ def _result(r: Result, timing: bool) -> dict:
         "status": r.status,
         "violated": r.violated,
         "expected": list(r.expected),
+        "semantics": r.semantics.to_data(),
         "stats": stats,
         "violations": [
             {"property": v.property, "message": v.message,

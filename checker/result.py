@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from model.errors import Span
+from model.semantics import DEFAULT as DEFAULT_SEMANTICS, Semantics
+from model.vocabulary import COMPARISONS, PROPERTIES
 
-PROPERTIES = ("deadlock", "lost_notification", "assertion", "overflow", "error", "dirty_exit", "data_race")
 STOP_REASONS = ("max_states", "timeout", "memory", "interrupted", "local_steps", "solver", "fail_fast")
 
 
@@ -270,7 +271,7 @@ class DirtyElement:
         return f"{self.element.name} = {self.value} (initially {self.initial})"
 
 
-CMP_TEXT = {"EQ": "==", "NE": "!=", "GT": ">", "GE": ">=", "LT": "<", "LE": "<="}
+CMP_TEXT = {c.name: c.symbol for c in COMPARISONS}
 Situation = StuckProcess | DirtyElement
 
 
@@ -317,6 +318,28 @@ class Assumed:
         return f"{self.span}: assumed: {self.message}"
 
 
+LABEL = {"pass": "PASS", "fail": "FAIL", "inconclusive": "INCONCLUSIVE"}
+
+
+def fingerprint_caveat(store: str, collision_probability: float | None) -> str:
+    """What a verdict found on 64-bit fingerprints rests on ('' for the exact store)."""
+    if store != "fingerprint" or collision_probability is None:
+        return ""
+    return (f"64-bit fingerprint store: a hash collision may have hidden a state, "
+            f"probability <= {collision_probability:.2g}")
+
+
+def verdict_phrase(status: str, violated, expected, caveat: str = "") -> str:
+    """The verdict as every report says it (text, HTML, SARIF, JUnit, GitHub): `deadlock`,
+    `deadlock (expected ok)`, `ok so far (expected ok)` for an inconclusive run, then the
+    fingerprint caveat in parentheses where it applies."""
+    got = ", ".join(violated) or "ok"
+    want = ", ".join(expected) or "ok"
+    phrase = {"pass": got, "fail": f"{got} (expected {want})",
+              "inconclusive": f"{got} so far (expected {want})"}[status]
+    return f"{phrase} ({caveat})" if caveat else phrase
+
+
 @dataclass(frozen=True)
 class Stop:
     """Why a run stopped before its verdict was settled over the whole state space."""
@@ -361,10 +384,20 @@ class Result:
     warnings: tuple[str, ...] = ()  # rendered spec warnings (the CLI writes them to standard error)
     cached: bool = False  # loaded from a result cache (checker/cache.py), not explored in this run
     assumptions: tuple[Assumed, ...] | None = None  # a C++ kernel's extraction (None: a .sig spec)
+    semantics: Semantics = DEFAULT_SEMANTICS  # what the program was taken to mean (replay needs the same)
 
     @property
     def violated(self) -> list[str]:
         return [p for p in PROPERTIES if any(v.property == p for v in self.violations)]
+
+    @property
+    def caveat(self) -> str:
+        return fingerprint_caveat(self.stats.store, self.stats.collision_probability)
+
+    @property
+    def verdict(self) -> str:
+        """The verdict phrase (`verdict_phrase`) of this result."""
+        return verdict_phrase(self.status, self.violated, self.expected, self.caveat)
 
     @property
     def status(self) -> str:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from model.vocabulary import COMPARISON
+
 TIMEOUT_MS = 10_000
 
 
@@ -19,7 +21,7 @@ class SolverUnknown(Exception):
 
 
 def _holds(cmp: str, a, b):
-    return {"EQ": a == b, "NE": a != b, "GT": a > b, "GE": a >= b, "LT": a < b, "LE": a <= b}[cmp]
+    return COMPARISON[cmp].holds(a, b)
 
 
 @lru_cache(maxsize=65536)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from model import cint
 from model import ir
 from model.errors import ModelError
+from model.vocabulary import RISING_CMPS
 
 CAP = 64  # largest value set kept before it becomes TOP
 
@@ -787,7 +788,7 @@ class Analysis:
         other = 0
         for kind, r, b in self.contexts():
             for ins, fp in zip(self.codes[kind].instrs, self.footprints(kind, r, b)):
-                if fp.reads and ins.cmp not in ("GE", "GT"):
+                if fp.reads and ins.cmp not in RISING_CMPS:
                     other |= fp.reads
         return self.rising(among & ~other) if among & ~other else 0
 

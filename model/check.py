@@ -16,6 +16,7 @@ from model import syntax as S
 from model.compile import evaluate
 from model.errors import ModelError, Span, SpecError, SpecErrors
 from model.expr import build, constant
+from model.vocabulary import EXPECTABLE
 
 INT32_MIN, INT32_MAX = ir.INT32_MIN, ir.INT32_MAX
 MAX_RANKS = 64
@@ -24,7 +25,7 @@ MAX_PROCESSES = 256
 MAX_SIGNAL_ELEMENTS = 65536  # over all ranks
 MAX_DIMS = 5
 MAX_NESTING = 200
-VERDICTS = ("ok", "deadlock", "lost_notification", "assertion", "overflow", "error", "dirty_exit", "data_race")
+VERDICTS = EXPECTABLE  # the words of an `expect` line (model/vocabulary.py)
 CHECKS = ("clean_exit",)
 
 KERNEL_BUILTINS = ("rank", "block", "launch_id")

@@ -8,6 +8,7 @@ divisor and a shift count outside 0..63).
 from __future__ import annotations
 
 from model.errors import ModelError, Span
+from model.vocabulary import COMPARISONS
 
 MAX_MAGNITUDE = 2**64
 
@@ -67,6 +68,5 @@ UNARY = {
     "bool": lambda a, s: int(bool(a)),
 }
 
-COMPARE = {"EQ": lambda a, b: a == b, "NE": lambda a, b: a != b, "GT": lambda a, b: a > b,
-           "GE": lambda a, b: a >= b, "LT": lambda a, b: a < b, "LE": lambda a, b: a <= b}
-CMP_TEXT = {"EQ": "==", "NE": "!=", "GT": ">", "GE": ">=", "LT": "<", "LE": "<="}
+COMPARE = {c.name: c.holds for c in COMPARISONS}  # the vocabulary's, by name (model/vocabulary.py)
+CMP_TEXT = {c.name: c.symbol for c in COMPARISONS}

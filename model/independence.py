@@ -35,6 +35,7 @@ from __future__ import annotations
 from model import analysis as A
 from model import ir
 from model.cint import COMPARE
+from model.vocabulary import FALLING_CMPS, RISING_CMPS
 
 _DATA = (ir.Load, ir.Store, ir.FetchAdd, ir.Cas, ir.Copy, ir.Access, ir.WaitEvent, ir.TestEvent, ir.Fence)
 
@@ -75,7 +76,7 @@ class _Future:
 
 
 _FIELDS = ("rw", "w", "s", "m", "r_up", "r_down", "w_up", "w_down", "reads")
-_UP, _DOWN = ("GE", "GT"), ("LE", "LT")
+_UP, _DOWN = RISING_CMPS, FALLING_CMPS
 
 
 def _bits(mask: int):

@@ -18,9 +18,9 @@ from typing import ClassVar, Union
 
 from model.errors import Span
 
-SET, ATOMIC_ADD = "Set", "AtomicAdd"
+from model.vocabulary import ATOMIC_ADD, CMPS, SET  # noqa: F401  (the names the IR uses)
+
 NOTIFY_OPS = (SET, ATOMIC_ADD)
-CMPS = ("EQ", "NE", "GT", "GE", "LT", "LE")
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 BUILTINS = ("rank", "block", "launch_id")
 MAX_CHOICES = 1024  # most values one `any(lo, hi)` may range over

@@ -12,6 +12,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from model import syntax as S
 from model.errors import Span, SpecError, SpecErrors
+from model.vocabulary import KEYWORDS
 
 # Friendly messages for common mistakes. Each message is keyed to bad snippets; lark matches a
 # failing parse against these by parser state. tests/test_parser.py pins every one.
@@ -65,13 +66,7 @@ FRIENDLY: dict[str, list[str]] = {
     ],
 }
 
-_KEYWORDS = {
-    "protocol", "param", "const", "ranks", "blocks", "signal", "kernel", "host", "check", "expect",
-    "int", "bool", "if", "else", "for", "while", "break", "continue", "return", "assert", "TNOTIFY",
-    "TWAIT", "TTEST", "pipe_barrier", "launch", "reset", "host_barrier", "true", "false", "min", "max",
-    "buffer", "TPUT", "TGET", "READ", "WRITE", "event", "TPUT_ASYNC", "TGET_ASYNC", "WAIT_EVENT", "TEST_EVENT",
-    "dsb", "fence", "LOAD", "STORE", "FETCH_ADD", "CAS", "observe", "any", "block_barrier", "view",
-}
+_KEYWORDS = KEYWORDS  # derived from the grammar (model/vocabulary.py)
 
 
 @cache

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
 
-TENSOR_WAITS = ("hardware", "atomic")  # a tensor TWAIT reads one element per step, or all in one step
+TENSOR_WAITS = ("pass", "atomic")  # a tensor TWAIT passes element by element (hardware), or all in one step
 MEMORY_MODELS = ("pto", "sc")  # whether a TNOTIFY orders the unfenced data writes before it
 SET_GRANULARITIES = ("word", "line")  # a Set as one store, or as a cache-line read + write-back
 
@@ -24,7 +24,7 @@ class SemanticsError(ValueError):
 
 @dataclass(frozen=True)
 class Semantics:
-    tensor_wait: str = "hardware"
+    tensor_wait: str = "pass"
     memory_model: str = "pto"
     set_granularity: str = "word"
 
@@ -68,7 +68,7 @@ class Semantics:
         return out
 
     def describe(self) -> str:
-        """`tensor_wait=hardware, memory_model=pto, set_granularity=word`."""
+        """`tensor_wait=pass, memory_model=pto, set_granularity=word`."""
         return ", ".join(f"{k}={v}" for k, v in self.to_data().items())
 
 

@@ -9,8 +9,18 @@ else it touches is listed in docs/developers.md.
 from __future__ import annotations
 
 import operator
+import re
 from dataclasses import dataclass
+from importlib import resources
 from typing import Callable
+
+# ---------------------------------------------------------------- words of the language
+
+# The keywords of .sig: every word the grammar (model/sig.lark) spells out; never a name.
+KEYWORDS = frozenset(re.findall(r'"([A-Za-z_][A-Za-z0-9_]*)"',
+                                resources.files("model").joinpath("sig.lark").read_text(encoding="utf-8")))
+# The names .sig gives every program (not keywords: the grammar reads them as names).
+BUILTIN_NAMES = frozenset({"rank", "block", "launch_id", "nranks", "nblocks", "NRANKS", "NBLOCKS"})
 
 # ---------------------------------------------------------------- comparisons
 

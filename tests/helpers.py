@@ -1,6 +1,7 @@
 """Small helpers shared by the tests."""
 
 from checker.check import Options, check_program
+from model.semantics import Semantics
 from model import System, compile_spec, parse
 
 
@@ -8,8 +9,13 @@ def compile_text(text: str, overrides=None, file: str = "t.sig"):  # noqa: D103
     return compile_spec(parse(text, file), overrides)
 
 
+SEMANTIC_KEYS = ("tensor_wait", "memory_model", "set_granularity")
+
+
 def check_text(text: str, overrides=None, **options):
-    return check_program(compile_text(text, overrides), "t.sig", Options(**options))
+    """Check a spec text; `tensor_wait`, `memory_model` and `set_granularity` choose its Semantics."""
+    semantics = Semantics(**{k: options.pop(k) for k in SEMANTIC_KEYS if k in options})
+    return check_program(compile_text(text, overrides), "t.sig", Options(semantics=semantics, **options))
 
 
 def violated(text: str, overrides=None, **options) -> set[str]:

@@ -10,6 +10,8 @@ import sys
 
 import pytest
 
+from model.semantics import Semantics
+
 from checker import cache as cache_mod
 from checker import check as check_mod
 from checker.check import Options, check_file
@@ -114,7 +116,7 @@ def test_every_option_but_state_digest_is_in_the_key():
     key = lambda o: cache_mod.cache_key("s", "x.sig", {"N": 2}, o, sigproof_version="1", code="c")  # noqa: E731
     assert key(Options()) == key(Options(state_digest=True))
     assert len({key(Options()), key(Options(order="dfs")), key(Options(max_states=10)), key(Options(fail_fast=True)),
-                key(Options(clean_exit=True)), key(Options(timeout=5.0)), key(Options(atomic_waits=True))}) == 7
+                key(Options(clean_exit=True)), key(Options(timeout=5.0)), key(Options(semantics=Semantics(tensor_wait="atomic")))}) == 7
 
 
 def test_runs_stopped_by_time_are_not_stored(tmp_path):
@@ -246,3 +248,37 @@ def test_a_certificate_from_cached_results_has_the_state_digest(tmp_path, spy):
     assert len(spy) == 2 and "(from the cache)" in out
     a, b = (json.loads((tmp_path / n).read_text())["checks"][0] for n in ("a.json", "b.json"))
     assert a == b and a["state_digest"].startswith("33:")
+
+
+def test_a_certificate_states_and_reruns_its_semantics(tmp_path):
+    """A certificate made under --set-granularity line records it and verifies under it; the
+    same certificate claimed for the default semantics does not reproduce."""
+    (tmp_path / "specs").mkdir()
+    spec = "packed_set_slots.sig"
+    (tmp_path / "specs" / spec).write_text((SPECS / spec).read_text())
+    code, _, err = _cli("check", "-j", "1", "--set-granularity", "line", "--certificate", "cert.json",
+                        f"specs/{spec}", cwd=tmp_path)
+    assert code == 1, err  # line granularity finds the lost notification the spec does not expect
+    doc = json.loads((tmp_path / "cert.json").read_text())
+    assert doc["options"]["semantics"] == {"tensor_wait": "pass", "memory_model": "pto", "set_granularity": "line"}
+    assert doc["checks"][0]["semantics"]["set_granularity"] == "line"
+    assert "lost_notification" in doc["checks"][0]["violated"]
+    code, out, _ = _cli("verify-certificate", "cert.json", cwd=tmp_path)
+    assert code == 0, out
+    doc["options"]["semantics"]["set_granularity"] = "word"
+    _reseal(doc)
+    (tmp_path / "cert.json").write_text(json.dumps(doc))
+    code, out, _ = _cli("verify-certificate", "cert.json", cwd=tmp_path)
+    assert code == 1 and "violated" in out and "semantics" in out
+
+
+def test_a_cached_result_is_not_served_for_another_semantics(tmp_path, spy):
+    spec = str(SPECS / "packed_set_slots.sig")
+    base = ("check", "-j", "1", "--no-timing", "--cache", str(tmp_path), "--format", "json")
+    code, word, _ = _cli(*base, spec)
+    code_line, line, _ = _cli(*base, "--set-granularity", "line", spec)
+    assert len(spy) == 2 and (code, code_line) == (0, 1)
+    assert json.loads(line)["results"][0]["semantics"]["set_granularity"] == "line"
+    _, again, _ = _cli(*base, "--set-granularity", "line", spec)
+    assert len(spy) == 2 and json.loads(again)["results"][0]["violated"] == json.loads(line)["results"][0]["violated"]
+    assert json.loads(again)["results"][0]["semantics"]["set_granularity"] == "line"

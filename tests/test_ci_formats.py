@@ -354,11 +354,44 @@ def test_inconclusive_runs_are_notes_warnings_and_skipped(work):
     assert (note["ruleId"], note["level"]) == ("inconclusive", "note")
     assert note["message"]["text"] == "stopped early: state limit of 5 reached; INCONCLUSIVE: ok so far (expected ok)"
     skipped = ET.fromstring(junit).find("testsuite/testcase/skipped")
-    assert skipped.get("message") == "stopped early: state limit of 5 reached"
+    # the same words as SARIF, GitHub and the text report: an inconclusive run reads alike everywhere
+    assert skipped.get("message") == "stopped early: state limit of 5 reached; INCONCLUSIVE: ok so far (expected ok)"
     assert ET.fromstring(junit).find("testsuite").get("skipped") == "1"
     assert github.splitlines()[0] == ("::warning file=specs/all_to_all_barrier.sig,line=1,col=1,title=sigproof "
                                       "inconclusive::stopped early: state limit of 5 reached; INCONCLUSIVE: ok so "
                                       "far (expected ok)")
+
+
+def test_a_verdict_on_fingerprints_carries_its_caveat_in_every_format(work):
+    """A pass on the 64-bit fingerprint store is not shown to code scanning as a plain pass."""
+    argv = ("check", "specs/all_to_all_barrier.sig", "--store", "fingerprint", "--no-timing", "--format")
+    (code, sarif), (_, junit), (_, github) = (sigproof(*argv, fmt) for fmt in FORMATS)
+    _, text = sigproof(*argv, "text")
+    assert code == 0
+    caveat = "64-bit fingerprint store: a hash collision may have hidden a state, probability <= "
+    first = text.splitlines()[0]
+    assert caveat in first and first.startswith("specs/all_to_all_barrier.sig [N=4]: PASS: ok (")
+    validate_sarif(sarif)
+    (note,) = sarif_results(sarif)
+    assert (note["ruleId"], note["level"]) == ("fingerprint-store", "note")
+    assert note["message"]["text"] == first.split(": ", 1)[1] + " [N=4]"
+    (case,) = ET.fromstring(junit).iter("testcase")
+    assert case.find("system-out").text == first and case.find("failure") is None
+    notice = [line for line in github.splitlines() if "fingerprint" in line]
+    assert len(notice) == 1 and notice[0].startswith("::notice file=specs/all_to_all_barrier.sig") and caveat in notice[0]
+    # the exact store: none of it
+    argv = argv[:3] + argv[5:]
+    assert all("fingerprint" not in sigproof(*argv, fmt)[1] for fmt in FORMATS)
+
+
+def test_the_html_page_reads_an_inconclusive_run_as_the_text_does(tmp_path):
+    page = tmp_path / "r.html"
+    code, text = sigproof("check", "specs/all_to_all_barrier.sig", "--max-states", "5", "--no-timing",
+                          "--html", str(page))
+    assert code == 3
+    html = page.read_text()
+    assert "ok so far (expected ok)" in text and "ok so far (expected ok)" in html
+    assert "ok (expected ok)" not in html.replace("ok so far (expected ok)", "")
 
 
 # ---- documents with the keys the core is adding ---------------------------------------------

@@ -35,7 +35,7 @@ def compile_text(text: str):
 
 
 def build_reference(program, atomic_waits: bool, max_states: int | None = MAX_STATES) -> Reference:
-    return Reference(System(program, Semantics(tensor_wait="atomic" if atomic_waits else "hardware")), program.clean_exit, max_states=max_states)
+    return Reference(System(program, Semantics(tensor_wait="atomic" if atomic_waits else "pass")), program.clean_exit, max_states=max_states)
 
 
 def replay(ref: Reference, violation) -> None:
@@ -82,10 +82,10 @@ def agree(text: str, atomic_waits: bool = False, max_states: int | None = MAX_ST
     transitions = sum(len(ref.system.successors(s)) for s in nodes)
     expected = ref.violated()
     for order in ("bfs", "dfs"):
-        system = System(program, Semantics(tensor_wait="atomic" if atomic_waits else "hardware"))
+        system = System(program, Semantics(tensor_wait="atomic" if atomic_waits else "pass"))
         ex = explore(system, Monitor(system), order=order)
         assert ex.complete and set(ex.states) == nodes, f"{order}: a different reachable state set"
-        result = check_program(program, "x.sig", Options(order=order, atomic_waits=atomic_waits, por=False, symmetry=False))
+        result = check_program(program, "x.sig", Options(order=order, semantics=Semantics(tensor_wait="atomic" if atomic_waits else "pass"), por=False, symmetry=False))
         assert result.stop is None, result.stop
         assert result.stats.states == len(nodes), f"{order}: a different number of reachable states"
         assert result.stats.transitions == transitions
@@ -97,7 +97,7 @@ def agree(text: str, atomic_waits: bool = False, max_states: int | None = MAX_ST
                     f"{v.property}: BFS trace of {len(v.trace)} steps, shortest is {ref.shortest(v.property)}"
             replay(ref, v)
     if not program.clean_exit:  # `--check clean_exit` on the command line
-        result = check_program(program, "x.sig", Options(atomic_waits=atomic_waits, clean_exit=True, por=False, symmetry=False))
+        result = check_program(program, "x.sig", Options(semantics=Semantics(tensor_wait="atomic" if atomic_waits else "pass"), clean_exit=True, por=False, symmetry=False))
         assert set(result.violated) == ref.violated(clean_exit=True)
         for v in result.violations:
             if v.property == "dirty_exit":

@@ -47,8 +47,8 @@ def _program(path: Path, overrides=None):
 def test_every_spec_exports_deterministically(path):
     program = _program(path)
     for atomic in (False, True):
-        text = promela(program, atomic_waits=atomic)
-        assert text == promela(_program(path), atomic_waits=atomic)
+        text = promela(program, Semantics(tensor_wait="atomic" if atomic else "pass"))
+        assert text == promela(_program(path), Semantics(tensor_wait="atomic" if atomic else "pass"))
         assert "proctype H0()" in text and "init {" in text
         assert text.count("proctype K") == program.nranks * program.nblocks
 
@@ -102,7 +102,7 @@ def test_bad_spec_is_reported_not_raised(tmp_path):
 def _verdict(program, atomic: bool, limit: int | None):
     from checker.check import Options, check_program
 
-    return check_program(program, program.file, Options(atomic_waits=atomic, max_states=limit))
+    return check_program(program, program.file, Options(semantics=Semantics(tensor_wait="atomic" if atomic else "pass"), max_states=limit))
 
 
 def compare(program, workdir: Path, atomic: bool = False, limit: int | None = None):
@@ -111,18 +111,18 @@ def compare(program, workdir: Path, atomic: bool = False, limit: int | None = No
     result = _verdict(program, atomic, limit)
     if result.stop is not None:
         return None
-    system = System(program, Semantics(tensor_wait="atomic" if atomic else "hardware"))
+    system = System(program, Semantics(tensor_wait="atomic" if atomic else "pass"))
     ex = explore(system, Monitor(system, expected=(), clean_exit=False, fail_fast=False))
     terminal = any(not system.successors(s) and not system.is_final(s) for s in ex.states)
     projected = len({(s.procs, s.signals, s.launches if program.uses_launch_id else ()) for s in ex.states})
     found = set(result.violated) & set(COVERED)
-    spin = spin_check(promela(program, atomic_waits=atomic), workdir)
+    spin = spin_check(promela(program, Semantics(tensor_wait="atomic" if atomic else "pass")), workdir)
     assert spin.complete, spin.output
     expected = (found - {"deadlock"}) | ({"deadlock"} if terminal else set())
     assert set(spin.violated) == expected, (program.source, spin.output)
     if "deadlock" in found and not terminal:  # processes that can only spin forever
         nprocs = program.nranks * (1 + program.nblocks)
-        assert spin_non_progress(promela(program, atomic_waits=atomic), workdir / "np", nprocs), program.source
+        assert spin_non_progress(promela(program, Semantics(tensor_wait="atomic" if atomic else "pass")), workdir / "np", nprocs), program.source
     assert spin.states == projected + 1, (program.source, spin.states, projected)
     return len(ex.states), spin.states
 

@@ -38,7 +38,7 @@ def reduced_agrees(text: str, atomic_waits: bool = False, max_states: int = 4000
     for clean_exit in (False, True):
         expected = ref.violated(clean_exit=clean_exit or program.clean_exit)
         for order in ("bfs", "dfs"):
-            result = check_program(program, "x.sig", Options(order=order, atomic_waits=atomic_waits,
+            result = check_program(program, "x.sig", Options(order=order, semantics=Semantics(tensor_wait="atomic" if atomic_waits else "pass"),
                                                              clean_exit=clean_exit))
             assert result.stop is None, result.stop
             assert set(result.violated) == expected, \

@@ -66,7 +66,7 @@ def _event_kinds(step, sym, k):
 
 
 def symmetry_is_real(text: str, atomic_waits: bool = False) -> Symmetry | None:
-    system = System(compile_text(text), Semantics(tensor_wait="atomic" if atomic_waits else "hardware"))
+    system = System(compile_text(text), Semantics(tensor_wait="atomic" if atomic_waits else "pass"))
     sym, reasons = Symmetry.of(system)
     if sym is None:
         assert reasons and all(r.message for r in reasons)
@@ -118,7 +118,7 @@ def symmetric_agrees(text: str, atomic_waits: bool = False) -> None:
         expected = ref.violated(clean_exit=clean_exit or program.clean_exit)
         for order in ("bfs", "dfs"):
             for por in (False, True):
-                result = check_program(program, "x.sig", Options(order=order, atomic_waits=atomic_waits,
+                result = check_program(program, "x.sig", Options(order=order, semantics=Semantics(tensor_wait="atomic" if atomic_waits else "pass"),
                                                                  clean_exit=clean_exit, por=por))
                 assert result.stop is None, result.stop
                 assert set(result.violated) == expected, \

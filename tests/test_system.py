@@ -51,7 +51,7 @@ def test_tensor_wait_is_a_pass_not_a_snapshot():
     r = check_text(NON_SNAPSHOT.replace("TWAIT(f, 1, EQ);", "TWAIT(f, 1, EQ); assert(false);"))
     assert "assertion" in r.violated  # ... and some complete the wait
     r_atomic = check_text(NON_SNAPSHOT.replace("TWAIT(f, 1, EQ);", "TWAIT(f, 1, EQ); assert(false);"),
-                          atomic_waits=True)
+                          tensor_wait="atomic")
     assert "assertion" not in r_atomic.violated  # an atomic snapshot never sees both
 
 

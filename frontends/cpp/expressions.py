@@ -13,6 +13,7 @@ from frontends.cpp.values import (CMPS, OPS, SIZE_OF, Elem, Enum, Local, LocalAr
                                   Unknown, View, Window, Windows, clean_type, pointee)
 from frontends.cpp.vocabulary import (ASYNC_TRANSFERS, BLOCK_BARRIERS, TRANSFERS, CONVENTIONAL, IGNORED_CALLS, LIBRARY_CONTEXTS, MAX_INLINE_DEPTH,
                                       WRAPPERS, norm, origin_key)
+from model.vocabulary import CMP_BY_SYMBOL
 
 
 class Expressions:
@@ -278,7 +279,7 @@ class Expressions:
 
     def plain_compare(self, op, a, b, node, ln, rn):
         mirror = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
-        cmp = {"==": "EQ", "!=": "NE", "<": "LT", "<=": "LE", ">": "GT", ">=": "GE"}
+        cmp = {symbol: c.name for symbol, c in CMP_BY_SYMBOL.items()}
         if isinstance(b, Elem) and b.ptr.plain and not (isinstance(a, Elem) and a.ptr.plain):
             a, b, ln, rn, op = b, a, rn, ln, mirror[op]
         if isinstance(a, Elem) and a.ptr.plain:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from frontends.cpp.errors import Loc
 from frontends.cpp.sym import Sym
+from model.vocabulary import CMPS as VOCAB_CMPS, OPS as VOCAB_OPS
 
 
 @dataclass(frozen=True)
@@ -109,8 +110,8 @@ class Local:
     is_bool: bool = False
 
 
-OPS = ("Set", "AtomicAdd")
-CMPS = ("EQ", "NE", "GT", "GE", "LT", "LE")
+OPS = VOCAB_OPS  # in pto-isa's enum order: an enum value is its index
+CMPS = VOCAB_CMPS
 
 _SIZES = {
     1: ("int8_t", "uint8_t", "char", "bool", "unsigned char", "signed char"),

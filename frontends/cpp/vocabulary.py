@@ -7,16 +7,9 @@ from dataclasses import dataclass, field
 
 from frontends.cpp.errors import Loc
 from frontends.cpp.sym import Sym
+from model.vocabulary import BUILTIN_NAMES, KEYWORDS
 
-SIG_KEYWORDS = {
-    "protocol", "param", "const", "ranks", "blocks", "signal", "kernel", "host", "check",
-    "expect", "int", "bool", "if", "else", "for", "while", "break", "continue", "return",
-    "assert", "TNOTIFY", "TWAIT", "TTEST", "pipe_barrier", "launch", "reset", "host_barrier",
-    "true", "false", "min", "max", "rank", "block", "nranks", "nblocks", "launch_id",
-    "NRANKS", "NBLOCKS", "any", "block_barrier", "dsb", "fence", "view", "buffer", "TPUT", "TGET",
-    "READ", "WRITE", "event", "TPUT_ASYNC", "TGET_ASYNC", "WAIT_EVENT", "TEST_EVENT", "LOAD", "STORE",
-    "FETCH_ADD", "CAS", "observe",
-}
+SIG_KEYWORDS = KEYWORDS | BUILTIN_NAMES  # what a .sig name may not be (model/vocabulary.py)
 
 BUILTIN_CALLS = {
     "rank": ("GetRank()", "get_rank()", "GetRankId()"),

@@ -21,6 +21,7 @@ from frontends.cpp.skeleton import Line
 from frontends.cpp.sym import FULL, NONE, PARTIAL, Sym
 from frontends.cpp.vocabulary import SIG_KEYWORDS
 from frontends.mlir.source import Func, Module, Op, Region
+from model.vocabulary import CMPS, NOTIFY_OPS as VOCAB_NOTIFY_OPS
 
 CONVENTIONAL = {
     "rank": ("rank", "my_rank", "myrank", "rank_id", "rankid", "me", "local_rank", "my_pe", "pe"),
@@ -35,8 +36,8 @@ CMPI_CODES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"
 BINARY = {"addi": "+", "subi": "-", "muli": "*", "divsi": "/", "divui": "/", "remsi": "%", "remui": "%",
           "andi": "&", "ori": "|", "xori": "^", "shli": "<<", "shrsi": ">>", "shrui": ">>"}
 CASTS = ("index_cast", "index_castui", "extsi", "extui", "trunci", "bitcast")
-NOTIFY_OPS = {"set": "Set", "atomicadd": "AtomicAdd", "add": "AtomicAdd"}
-WAIT_CMPS = ("EQ", "NE", "GT", "GE", "LT", "LE")
+NOTIFY_OPS = {word: op.name for op in VOCAB_NOTIFY_OPS for word in op.mlir_words}
+WAIT_CMPS = CMPS
 SIGNAL_OPS = {"tnotify": "TNOTIFY", "twait": "TWAIT", "ttest": "TTEST"}
 # ops that move data, allocate tiles or compute on them: no signal meaning
 DATA_PREFIXES = ("pto.t", "pto.comm.t", "pto.alloc", "pto.cmo.", "pto.set_", "pto.wait_", "pto.record",

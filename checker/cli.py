@@ -274,7 +274,7 @@ def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
         progress = Progress(stderr)
     config = None
     if args.config:
-        from frontends.cpp import ExtractError
+        from frontends.core.errors import ExtractError
         from frontends.cpp.config import from_file
 
         try:
@@ -408,7 +408,7 @@ def _program(path: Path, params: dict, config_path: str | None, stderr: IO[str])
     if is_kernel(path):
         config = None
         if config_path:
-            from frontends.cpp import ExtractError
+            from frontends.core.errors import ExtractError
             from frontends.cpp.config import from_file
 
             try:
@@ -483,7 +483,7 @@ def _export(args, stdout: IO[str], stderr: IO[str]) -> int:
 
 def _extract(args, stdout: IO[str], stderr: IO[str]) -> int:
     from checker.kernels import frontend
-    from frontends.cpp import ExtractError
+    from frontends.core.errors import ExtractError
     from frontends.cpp.config import from_file
 
     try:

@@ -142,7 +142,7 @@ def _source_tasks(source: str, name: str, params: Mapping) -> list:
 def kernel_tasks(path: Path, params: Mapping, config: dict | None = None) -> tuple[list, Origins | None, tuple]:
     """Extract a kernel: its check tasks, the origins of its skeleton lines and its assumptions.
     An extraction error is one error Result."""
-    from frontends.cpp import ExtractError
+    from frontends.core.errors import ExtractError
 
     name = path.as_posix()
     try:

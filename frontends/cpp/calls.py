@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from frontends.cpp import sym as S
-from frontends.cpp.errors import ExtractError
-from frontends.cpp.skeleton import Block, Line
+from frontends.core import sym as S
+from frontends.core.errors import ExtractError
+from frontends.core.skeleton import Block, Line
 from frontends.cpp.source import Function, declarator_name, parameters
-from frontends.cpp.sym import Sym
+from frontends.core.sym import Sym
 from frontends.cpp.values import INT_TYPES, Local, Unknown, clean_type
 from frontends.cpp.vocabulary import MAX_INLINE_DEPTH, norm
 

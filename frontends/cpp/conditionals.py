@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from frontends.cpp.errors import Loc
+from frontends.core.errors import Loc
 
 DEVICE_DEFINES = {"__CCE_AICORE__": "220"}
 _RELEVANT = re.compile(rb"\b(TNOTIFY|TWAIT|TTEST|TPUT|TGET|TPUT_ASYNC|TGET_ASYNC|SyncAll)\b")

@@ -8,7 +8,7 @@ silently ignored.
 
 from __future__ import annotations
 
-from frontends.config import Schema
+from frontends.core.config import Schema
 
 # key -> (type(s) accepted, meaning); docs/frontends.md describes each with an example
 KEYS: dict[str, tuple[tuple[type, ...], str]] = {

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import re
 
-from frontends.cpp import sym as S
-from frontends.cpp.skeleton import Block, Line
-from frontends.cpp.errors import ExtractError
-from frontends.cpp.sym import FULL, Sym
+from frontends.core import sym as S
+from frontends.core.skeleton import Block, Line
+from frontends.core.errors import ExtractError
+from frontends.core.sym import FULL, Sym
 from frontends.cpp.values import SIZE_OF, Ptr, Unknown, View
 from frontends.cpp.vocabulary import SignalInfo, norm
 

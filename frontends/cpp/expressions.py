@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
-from frontends.cpp import sym as S
-from frontends.cpp.errors import ExtractError, Loc
-from frontends.cpp.skeleton import Line
+from frontends.core import sym as S
+from frontends.core.errors import ExtractError, Loc
+from frontends.core.skeleton import Line
 from frontends.cpp.source import snippet
-from frontends.cpp.sym import FULL, PARTIAL, Sym, ring_step
+from frontends.core.sym import FULL, PARTIAL, Sym, ring_step
 from frontends.cpp.values import (CMPS, OPS, SIZE_OF, Elem, Enum, Local, LocalArray, Offset, Ptr, Struct,
                                   Unknown, View, Window, Windows, clean_type, pointee)
 from frontends.cpp.vocabulary import (ASYNC_TRANSFERS, BLOCK_BARRIERS, TRANSFERS, CONVENTIONAL, IGNORED_CALLS, LIBRARY_CONTEXTS, MAX_INLINE_DEPTH,

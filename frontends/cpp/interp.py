@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import re
 
-from frontends.cpp import sym as S
-from frontends.cpp.errors import ExtractError, Loc
-from frontends.cpp.skeleton import Line
+from frontends.core import sym as S
+from frontends.core.errors import ExtractError, Loc
+from frontends.core.skeleton import Line
 from frontends.cpp.source import Function, Index, SourceFile, declarator_name, snippet
-from frontends.cpp.sym import FULL, NONE, PARTIAL, Sym
+from frontends.core.sym import FULL, NONE, PARTIAL, Sym
 from frontends.cpp.values import CMPS, OPS, Elem, Enum, Local, Ptr, Unknown, View, Windows, pointee
 from frontends.cpp.vocabulary import BUILTIN_CALLS, SIG_KEYWORDS, SignalInfo, Site, norm, origin_key
 from frontends.cpp.calls import Calls

@@ -15,7 +15,7 @@ import tree_sitter
 import tree_sitter_cpp
 
 from frontends.cpp import conditionals
-from frontends.cpp.errors import ExtractError, Loc
+from frontends.core.errors import ExtractError, Loc
 from frontends.cpp.prepass import Mark, prepass
 
 _LANGUAGE = tree_sitter.Language(tree_sitter_cpp.language())

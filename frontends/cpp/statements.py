@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
-from frontends.cpp import sym as S
-from frontends.cpp.errors import ExtractError
-from frontends.cpp.skeleton import Block, Line
+from frontends.core import sym as S
+from frontends.core.errors import ExtractError
+from frontends.core.skeleton import Block, Line
 from frontends.cpp.source import declarator_name
-from frontends.cpp.sym import PARTIAL, Sym
+from frontends.core.sym import PARTIAL, Sym
 from frontends.cpp.values import (INT_TYPES, Elem, Local, LocalArray, Ptr, Struct, Unknown, View, Windows,
                                   clean_type, pointee)
 

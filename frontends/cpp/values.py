@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from frontends.cpp.errors import Loc
-from frontends.cpp.sym import Sym
+from frontends.core.errors import Loc
+from frontends.core.sym import Sym
 from model.vocabulary import CMPS as VOCAB_CMPS, OPS as VOCAB_OPS
 
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from frontends.cpp import sym as S
-from frontends.cpp.errors import ExtractError
-from frontends.cpp.skeleton import Block, Line
+from frontends.core import sym as S
+from frontends.core.errors import ExtractError
+from frontends.core.skeleton import Block, Line
 from frontends.cpp.source import snippet
-from frontends.cpp.sym import FULL, NONE, Sym
+from frontends.core.sym import FULL, NONE, Sym
 from frontends.cpp.values import CMPS, INT32_TYPES, OPS, Enum, Ptr, Unknown, View, clean_type
 from frontends.cpp.vocabulary import WRAPPERS, SignalInfo, Site
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from frontends.cpp.errors import Loc
-from frontends.cpp.sym import Sym
+from frontends.core.errors import Loc
+from frontends.core.sym import Sym
 from model.vocabulary import BUILTIN_NAMES, KEYWORDS
 
 SIG_KEYWORDS = KEYWORDS | BUILTIN_NAMES  # what a .sig name may not be (model/vocabulary.py)

@@ -15,11 +15,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from frontends.cpp import Assumption, CallSite, Extraction, SourceMapEntry
-from frontends.cpp import sym as S
-from frontends.cpp.errors import ExtractError, Loc
-from frontends.cpp.skeleton import Block, Line, Printer, drop_unused_params, prune, texts
-from frontends.cpp.sym import LEVEL_NAMES
+from frontends.core.extraction import Assumption, CallSite, Extraction, SourceMapEntry
+from frontends.core import sym as S
+from frontends.core.errors import ExtractError, Loc
+from frontends.core.skeleton import Block, Line, Printer, drop_unused_params, prune, texts
+from frontends.core.sym import LEVEL_NAMES
 from frontends.mlir import config as config_mod
 from frontends.mlir.interp import Interp, SignalInfo
 from frontends.mlir.source import Func, Module, parse

@@ -7,8 +7,8 @@ are integers. Unknown keys are errors, so a typo is never silently ignored.
 
 from __future__ import annotations
 
-from frontends.config import Schema
-from frontends.cpp.errors import ExtractError, Loc
+from frontends.core.config import Schema
+from frontends.core.errors import ExtractError, Loc
 
 KEYS: dict[str, tuple[tuple[type, ...], str]] = {
     "kernel": ((str,), "name of the kernel function (func.func @NAME)"),

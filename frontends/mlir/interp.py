@@ -14,14 +14,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from frontends.cpp import sym as S
-from frontends.cpp.errors import ExtractError, Loc
-from frontends.cpp.skeleton import Block as SBlock
-from frontends.cpp.skeleton import Line
-from frontends.cpp.sym import FULL, NONE, PARTIAL, Sym
-from frontends.cpp.vocabulary import SIG_KEYWORDS
+from frontends.core import sym as S
+from frontends.core.errors import ExtractError, Loc
+from frontends.core.skeleton import Block as SBlock
+from frontends.core.skeleton import Line
+from frontends.core.sym import FULL, NONE, PARTIAL, Sym
 from frontends.mlir.source import Func, Module, Op, Region
-from model.vocabulary import CMPS, NOTIFY_OPS as VOCAB_NOTIFY_OPS
+from model.vocabulary import BUILTIN_NAMES, CMPS, KEYWORDS, NOTIFY_OPS as VOCAB_NOTIFY_OPS
+
+SIG_KEYWORDS = KEYWORDS | BUILTIN_NAMES  # what a .sig name may not be
 
 CONVENTIONAL = {
     "rank": ("rank", "my_rank", "myrank", "rank_id", "rankid", "me", "local_rank", "my_pe", "pe"),

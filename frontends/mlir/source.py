@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import tree_sitter as ts
 import tree_sitter_mlir as tsm
 
-from frontends.cpp.errors import ExtractError, Loc
+from frontends.core.errors import ExtractError, Loc
 
 _LANGUAGE = ts.Language(tsm.language())
 # PTO-AS mnemonics written without a dialect prefix (pto-isa docs/isa/comm/*.md)

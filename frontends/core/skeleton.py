@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from frontends.cpp.errors import Loc
+from frontends.core.errors import Loc
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 

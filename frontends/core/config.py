@@ -12,7 +12,7 @@ import tomllib
 from pathlib import Path
 from typing import Callable
 
-from frontends.cpp.errors import ExtractError, Loc
+from frontends.core.errors import ExtractError, Loc
 
 
 def _merge(base: dict, top: dict) -> dict:

@@ -97,7 +97,7 @@ def explain_symmetry(paths: Iterable[str], params: Params | None = None, options
     (each reason with its file:line:col), as lines of text (`--explain-symmetry`)."""
     lines = []
     for path in spec_files(paths):
-        for task in _tasks(path, params or {}):
+        for task in spec_tasks(path, params or {}):
             if isinstance(task, Result):
                 continue
             program, name, _ = task
@@ -147,7 +147,7 @@ def check_file(path, params: Params | None = None, options: Options = Options(),
     """Check one spec file: one Result per combination of the swept params (a param given an
     int is fixed, one given a range or list is swept). Spec errors are Results with `error`.
     `cache` (a checker.cache.Cache) gives results it holds and keeps the new ones."""
-    return _run(_tasks(Path(path), params or {}), options, jobs, progress, cache)
+    return run_tasks(spec_tasks(Path(path), params or {}), options, jobs, progress, cache)
 
 
 def check_paths(paths: Iterable[str], params: Params | None = None, options: Options = Options(), jobs: int = 1,
@@ -155,8 +155,8 @@ def check_paths(paths: Iterable[str], params: Params | None = None, options: Opt
     """Check files, and folders searched for *.sig (in sorted order), as `check_file` does."""
     tasks = []
     for path in spec_files(paths):
-        tasks += _tasks(path, params or {})
-    return _run(tasks, options, jobs, progress, cache)
+        tasks += spec_tasks(path, params or {})
+    return run_tasks(tasks, options, jobs, progress, cache)
 
 
 def spec_files(paths: Iterable[str], wanted=lambda q: q.suffix == ".sig", what: str = ".sig") -> list[Path]:
@@ -194,7 +194,7 @@ def read_spec(path: Path) -> str:
         raise SpecErrors([SpecError("the file is not UTF-8 text", Span(name, line, col, line, col + 1))]) from None
 
 
-def _tasks(path: Path, params: Params) -> list:
+def spec_tasks(path: Path, params: Params) -> list:
     """A Result (for an error) or a (Program, spec name, spec text) triple per param combination."""
     name = path.as_posix()
     try:
@@ -220,7 +220,7 @@ def _check_task(task) -> Result:
     return check_program(program, name, options)
 
 
-def _run(tasks: list, options: Options, jobs: int, progress, cache=None) -> list[Result]:
+def run_tasks(tasks: list, options: Options, jobs: int, progress, cache=None) -> list[Result]:
     results = list(tasks)
     todo = []
     for k, t in enumerate(tasks):

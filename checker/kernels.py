@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Mapping
 
-from checker.check import Options, _run, _tasks, spec_files
+from checker.check import Options, run_tasks, spec_tasks, spec_files
 from checker.result import Assumed, Result
 from model import SpecErrors, compile_spec, parse
 from model.errors import Span
@@ -121,7 +121,7 @@ def _line_of(path: str, line: int) -> str | None:
 
 
 def _source_tasks(source: str, name: str, params: Mapping) -> list:
-    """As checker.check._tasks, for a spec given as text: a Result (an error) or a
+    """As checker.check.spec_tasks, for a spec given as text: a Result (an error) or a
     (Program, name, source) triple per combination of the swept params."""
     try:
         spec = parse(source, name)
@@ -177,8 +177,8 @@ def check_inputs(paths: Iterable[str], params: Mapping | None = None, options: O
             ts, origins, assumptions = kernel_tasks(path, params, config)
             owner = (origins, assumptions) if origins is not None else None
         else:
-            ts, owner = _tasks(path, params), None
+            ts, owner = spec_tasks(path, params), None
         tasks += ts
         owners += [owner] * len(ts)
-    results = _run(tasks, options, jobs, progress, cache)
+    results = run_tasks(tasks, options, jobs, progress, cache)
     return [r if owner is None else cited(r, *owner) for r, owner in zip(results, owners)]

@@ -24,6 +24,7 @@ from checker.trace import element_ref, process_ref, trace_of, walk_to
 from model import ir
 from model.analysis import TOP
 from model.system import DataRace, Fault, Overwrite
+from model.vocabulary import FAULTS
 
 INT32 = ((-(2**31), 2**31 - 1),)
 
@@ -131,7 +132,7 @@ class Monitor:
         steps, state = walk_to(system, ex, f.src, f.label)
         trace = trace_of(system, steps)
         renamed = ex.symmetry is not None and f.src >= 0  # the finding's events name the representative
-        if f.property in ("assertion", "overflow", "error"):
+        if f.property in FAULTS:
             ev = f.detail
             if renamed:
                 ev = next((e for e in steps[-1].events if isinstance(e, Fault) and e.kind == ev.kind

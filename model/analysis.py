@@ -466,6 +466,16 @@ class Analysis:
             self._footprints[key] = hit
         return hit
 
+    def footprints_from(self, kind: str, rank: int, block: int, launch_id: int, pc: int,
+                        locals_: tuple) -> tuple[list, list, dict]:
+        """(envs, footprints, ctx): per instruction of one process's code when it stands at `pc` with
+        these local values in launch `launch_id`: what it may still touch from there (a loop
+        counter only goes on counting). The refined rows of the dependency table."""
+        code = self.codes[kind]
+        ctx = self.ctx(kind, rank, block, launch_id if self.program.uses_launch_id else 0)
+        envs = interpret(code, ctx, pc, tuple(frozenset((v,)) for v in locals_), self._faults(ctx, rank))
+        return envs, [self._footprint(ins, env, ctx, rank) for ins, env in zip(code.instrs, envs)], ctx
+
     def _faults(self, ctx: dict, rank: int):
         """`faults(ins, env)` for interpret: a signal or data view that names no element it may
         touch (every index or rank out of range, a wait or reset on another rank's copy)."""

@@ -16,7 +16,7 @@ from model import syntax as S
 from model.compile import evaluate
 from model.errors import ModelError, Span, SpecError, SpecErrors
 from model.expr import build, constant
-from model.vocabulary import EXPECTABLE
+from model.vocabulary import CMP_PREFIXES, EXPECTABLE, OP_PREFIXES
 
 INT32_MIN, INT32_MAX = ir.INT32_MIN, ir.INT32_MAX
 MAX_RANKS = 64
@@ -30,8 +30,8 @@ CHECKS = ("clean_exit",)
 
 KERNEL_BUILTINS = ("rank", "block", "launch_id")
 HOST_BUILTINS = ("rank",)
-_NOTIFY_PREFIXES = {(), ("NotifyOp",), ("comm", "NotifyOp"), ("pto", "comm", "NotifyOp")}
-_CMP_PREFIXES = {(), ("WaitCmp",), ("comm", "WaitCmp"), ("pto", "comm", "WaitCmp")}
+_NOTIFY_PREFIXES = OP_PREFIXES  # `Set`, `NotifyOp::Set`, `pto::comm::NotifyOp::Set` (model/vocabulary.py)
+_CMP_PREFIXES = CMP_PREFIXES
 
 
 @dataclass(frozen=True)

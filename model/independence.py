@@ -200,9 +200,7 @@ class Reduction:
             envs, ctx = an.envs(kind, r, b)
         else:
             lid, pc0, L = start
-            ctx = an.ctx(kind, r, b, lid if s.program.uses_launch_id else 0)
-            envs = A.interpret(code, ctx, pc0, tuple(frozenset((v,)) for v in L), an._faults(ctx, r))
-            fps = [an._footprint(ins, env, ctx, r) for ins, env in zip(code.instrs, envs)]
+            envs, fps, ctx = an.footprints_from(kind, r, b, lid, pc0, L)
         n = len(code.instrs)
         f = _Future(n)
         g = self.ghost
@@ -291,15 +289,15 @@ class Reduction:
         if len(steps) < 2:
             return None
         R = self.R
-        procs = state[0]
+        procs = state.procs
         moving: dict[int, list] = {}
         for st in steps:
             for j in self._members(st.process):  # a joint barrier step belongs to each of its processes
                 moving.setdefault(j, []).append(st)
-        launches = state[3]
+        launches = state.launches
         self._cur = {j: self._future(j, p, launches) for j, p in enumerate(procs) if p is not None}
         touch = {i: self._touch(i, procs[i][0], sts, state) for i, sts in moving.items()}
-        best = self._choose(procs, moving, touch, len(steps), state[1], launches)
+        best = self._choose(procs, moving, touch, len(steps), state.signals, launches)
         if best is None:
             return None
         self.reduced += 1
@@ -438,7 +436,7 @@ class Reduction:
                             w_set |= bit  # adds its readers to the pending ones: not for blocked readers
                         else:
                             w_any |= bit
-                    elif bit & ghost and state[2][self.system._gidx[q]]:
+                    elif bit & ghost and state.ghost[self.system.ghost_slot[q]]:
                         w_any |= bit  # it replaces a notification some reader has not read
                     elif bit & self.rising and new > old:
                         w_up |= bit
@@ -470,15 +468,15 @@ class Reduction:
         # read, unless it is a plain step after which it may still read them just as before
         m_now = self.kinds[i].m[pc]  # the system's own marks are per pc (System._may)
         if m_now and not barrier and len(sts) == 1:
-            nxt = sts[0].next[0][i]
+            nxt = sts[0].next.procs[i]
             r = i if i < self.R else (i - self.R) // self.B
-            key = (i, state[0][i], nxt, state[3][r] if state[3] else 0, sts[0].next[3][r] if state[3] else 0)
+            key = (i, state.procs[i], nxt, state.launches[r] if state.launches else 0, sts[0].next.launches[r] if state.launches else 0)
             hit = self._standing.get(key)
             if hit is None:
                 if len(self._standing) > 200_000:
                     self._standing.clear()
-                hit = self._standing[key] = self._still_touched(i, m_now, state[0][i], state[3], nxt,
-                                                                sts[0].next[3])
+                hit = self._standing[key] = self._still_touched(i, m_now, state.procs[i], state.launches, nxt,
+                                                                sts[0].next.launches)
             m_now = hit
         return (w_up, w_down, w_nop, w_set, w_any, r_up, r_down, r_any, barrier, m_now, l_now)
 
@@ -538,12 +536,12 @@ class Reduction:
             if up and cmp in _UP:
                 if mono:
                     continue
-                if hi is not None and all(values[q] >= hi if cmp == "GE" else values[q] > hi for q in _bits(hit)):
+                if hi is not None and all(COMPARE[cmp](values[q], hi) for q in _bits(hit)):
                     continue
             elif not up and cmp in _DOWN:
                 if mono:
                     continue
-                if lo is not None and all(values[q] <= lo if cmp == "LE" else values[q] < lo for q in _bits(hit)):
+                if lo is not None and all(COMPARE[cmp](values[q], lo) for q in _bits(hit)):
                     continue
             return True
         return False

@@ -367,7 +367,7 @@ class Symmetry:
                 out.append(((r + k) % R) * E + sig.offset + flat)
             self.rot.append(tuple(out))
         self.inv = [tuple(self.rot[(-k) % R][q] for q in range(R * E)) for k in range(R)]  # new[q] = old[inv[k][q]]
-        gidx = system._gidx
+        gidx = system.ghost_slot
         self.G = system.G
         self.ghost_ok = all(self.rot[k][p] in gidx for k in range(R) for p in system.ghost_positions)
         if self.ghost_ok:
@@ -378,7 +378,7 @@ class Symmetry:
             ranks = sorted(s for s, t in typing.slots[kind].items() if t == RANK)
             per_pc = []
             for pc in range(len(code.instrs)):
-                keep = system._keep[is_host][pc]
+                keep = system.live_slots[is_host][pc]
                 per_pc.append(tuple(s for s in ranks if keep is None or s in keep))
             self.rslots[is_host] = tuple(per_pc)
         self.any_rank_slots = any(any(v) for v in self.rslots.values())
@@ -420,14 +420,14 @@ class Symmetry:
         s = self.system
         if not self.ghost_ok:
             return "the lost-notification bookkeeping is not the same on every rank"
-        if s._mayg:
-            for (is_host, r, b), per_pc in s._mayg.items():
-                other = s._mayg[(is_host, (r + 1) % self.R, b)]
+        if s.ghost_reads:
+            for (is_host, r, b), per_pc in s.ghost_reads.items():
+                other = s.ghost_reads[(is_host, (r + 1) % self.R, b)]
                 for g_here, g_there in zip(per_pc, other):
                     image = 0
                     for g in range(self.G):
                         if (g_here >> g) & 1:
-                            image |= 1 << s._gidx[self.rot[1][s.ghost_positions[g]]]
+                            image |= 1 << s.ghost_slot[self.rot[1][s.ghost_positions[g]]]
                     if image != g_there:
                         return "the processes may read different elements on different ranks"
         return None

@@ -164,6 +164,21 @@ class Stuck(NamedTuple):
 
 
 class System:
+    """The transition system of a program under a Semantics: `initial`, `successors`, `step`,
+    and the readings of a state (`situation`, `where`, `value`, `dirty`).
+
+    The dependency table, public for the reductions (model/independence.py) and the symmetry
+    (model/symmetry.py), in the spirit of LTSmin's PINS read/write matrices:
+      `analysis.footprints(kind, rank, block)`  per pc, the elements a process may read, write
+                                                and Set (bit masks of element positions);
+      `analysis.footprints_from(...)`            the same rows from a concrete pc and locals on;
+      `analysis.reachable_reads(kind, r, b)`     per pc, what it may still read from there;
+      `ghost_positions`, `ghost_slot[pos]`       the elements whose unread notifications the
+                                                lost-notification marks track, and their slot;
+      `ghost_reads[(is_host, r, b)][pc]`         the ghost slots a process may still read;
+      `live_slots[is_host][pc]`                  the locals live at pc (None: all of them).
+    A state is a `State`; outside this module and the store, read it by field name."""
+
     def __init__(self, program: ir.Program, semantics: Semantics = DEFAULT, *, keep_dead_locals: bool = False):
         self.program = program
         self.semantics = semantics
@@ -183,7 +198,7 @@ class System:
         self._test_events = any(isinstance(x, ir.TestEvent) for c in (program.host, program.kernel) for x in c.instrs)
         self._block_barriers = any(isinstance(x, ir.BlockBarrier) for x in program.kernel.instrs)
         self._host_barriers = self.R > 0 and any(isinstance(x, ir.HostBarrier) for x in program.host.instrs)
-        self._keep = {True: self._keeps(program.host, "host"), False: self._keeps(program.kernel, "kernel")}
+        self.live_slots = {True: self._keeps(program.host, "host"), False: self._keeps(program.kernel, "kernel")}
         self._resume: dict = {}
         self._signals: dict = {}
         self._evaluated: dict = {}
@@ -266,7 +281,7 @@ class System:
         return tuple(out)
 
     def _mask(self, is_host: bool, pc: int, L) -> tuple:
-        keep = self._keep[is_host][pc]
+        keep = self.live_slots[is_host][pc]
         if keep is None:
             return tuple(L)
         out = [0] * len(L)
@@ -334,32 +349,32 @@ class System:
         positions = [p for p in range(mask.bit_length()) if (mask >> p) & 1]
         self.ghost_positions = tuple(positions)
         self.G = len(positions)
-        self._gidx = {p: g for g, p in enumerate(positions)}
+        self.ghost_slot = {p: g for g, p in enumerate(positions)}
         self._grange = []
         for r in range(self.R):
             lo = bisect.bisect_left(positions, r * self.E)
             hi = bisect.bisect_left(positions, (r + 1) * self.E)
             self._grange.append((lo, hi))
-        self._mayg: dict = {}
+        self.ghost_reads: dict = {}
         if self.G:
             for kind, r, b in self.analysis.contexts():
                 per_pc = []
                 for m in self.analysis.reachable_reads(kind, r, b):
                     g = 0
-                    for p, k in self._gidx.items():
+                    for p, k in self.ghost_slot.items():
                         if (m >> p) & 1:
                             g |= 1 << k
                     per_pc.append(g)
-                self._mayg[(kind == "host", r, b)] = tuple(per_pc)
+                self.ghost_reads[(kind == "host", r, b)] = tuple(per_pc)
 
     def _may(self, i: int, entry) -> int:
         """Ghost slots process i (at entry) may still read."""
         if entry is None or entry[1] < 0:
             return 0
         if i < self.R:
-            return self._mayg[(True, i, 0)][entry[0]]
+            return self.ghost_reads[(True, i, 0)][entry[0]]
         r, b = divmod(i - self.R, self.B)
-        return self._mayg[(False, r, b)][entry[0]]
+        return self.ghost_reads[(False, r, b)][entry[0]]
 
     def _bit(self, i: int) -> int:
         return 1 if i < self.R else 1 << (1 + (i - self.R) % self.B)
@@ -386,7 +401,7 @@ class System:
                     t |= 1 << (1 + b)
         elif off > 0:
             for b in range(self.B):
-                if (self._mayg[(False, r, b)][0] >> g) & 1:
+                if (self.ghost_reads[(False, r, b)][0] >> g) & 1:
                     t |= 1 << (1 + off * self.B + b)
         return t
 
@@ -823,7 +838,7 @@ class System:
         for q in range(first, last + 1):
             new = value if q == pos else cached[q - first]
             if q != pos and values[q] != new:
-                g = self._gidx.get(q) if self.G else None
+                g = self.ghost_slot.get(q) if self.G else None
                 if g is not None:
                     if ghost[g]:
                         events.append(Overwrite(q, values[q], new, self._readers(ghost[g], rank, launches),
@@ -845,7 +860,7 @@ class System:
     def _notified(self, state, i, entry, ghost, pos, old, new, replaces: bool, span) -> tuple[tuple, tuple]:
         """The ghost after process i (then at `entry`) notified element `pos` (a Set-like write
         when `replaces`), and the Overwrite event if it replaced an unread notification."""
-        g = self._gidx.get(pos) if self.G else None
+        g = self.ghost_slot.get(pos) if self.G else None
         if g is None:
             return ghost, ()
         procs, launches = state[0], state[3]
@@ -874,7 +889,7 @@ class System:
             old = values[pos]
             writes.append((pos, old, init))
             values[pos] = init
-            g = self._gidx.get(pos) if self.G else None
+            g = self.ghost_slot.get(pos) if self.G else None
             if g is not None and old != init:
                 if ghost[g]:
                     events.append(Overwrite(pos, old, init, self._readers(ghost[g], rank, launches), instr.span))
@@ -929,7 +944,7 @@ class System:
         bit = self._bit(i)
         rank = self.rank_of(i)
         for r in reads:
-            g = self._gidx.get(r[0])
+            g = self.ghost_slot.get(r[0])
             if g is not None and ghost[g] & bit and r[0] // self.E == rank:
                 ghost = ghost[:g] + (ghost[g] & ~bit,) + ghost[g + 1:]
         return ghost

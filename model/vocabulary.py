@@ -153,3 +153,4 @@ VERDICTS = (
 PROPERTIES = tuple(v.name for v in VERDICTS)  # the violated properties, in report order
 VERDICT = {v.name: v for v in VERDICTS}
 EXPECTABLE = ("ok",) + tuple(v.name for v in VERDICTS if v.expectable)  # the words of an `expect` line
+FAULTS = ("assertion", "overflow", "error")  # the verdicts one step's Fault reports (model.system.Fault.kind)

@@ -16,10 +16,8 @@ States are opaque outside model/: use the accessors of System. Inside, a State h
   a tensor wait/test reads next (-1: spinning forever in a local loop), locals with the
   dead ones (model/analysis.py) zeroed;
 - signals: every element of every rank's copy, flat (rank-major);
-- ghost: for each element that a notification can reach and a Set or reset can overwrite
-  and a wait can read, a bitmask of the readers the notification now in it is meant for,
-  that have not read it and whose code may still read it (bit 0: the holder's host; bit
-  1 + k*B + b: block b of the holder's launch k after its latest started one);
+- ghost: the marks of the lost-notification instrument (model/ghost.py; empty when the
+  program has no element whose notification a Set or reset can erase before it is read);
 - launches: per-rank launch counts (kept when the kernel reads `launch_id` or a ghost exists).
 """
 
@@ -34,11 +32,11 @@ from model import ir
 from model.analysis import Analysis
 from model.cint import COMPARE
 from model.errors import ModelError, Span
+from model.ghost import HOST, Marks, Overwrite, Reader  # noqa: F401  (Reader, HOST: names of the model)
 from model.hb import COMPLETE, Access, Clocks
 from model.semantics import DEFAULT, Semantics
 
 BARRIER = -1  # the joint host_barrier step; the joint block_barrier step of rank r is block_barrier(r)
-HOST = -1  # the `block` of a host reader
 LOCAL_STEP_LIMIT = 1_000_000
 LINE = 16  # int32 elements in a 64-byte cache line
 _CYCLE_CHECK_AFTER = 10_000
@@ -83,21 +81,6 @@ class Fault(NamedTuple):
     process: int
     span: Span
     message: str
-
-
-class Reader(NamedTuple):
-    rank: int
-    block: int  # HOST for the rank's host
-    launch: int | None  # the kernel's launch number (None for a host)
-
-
-class Overwrite(NamedTuple):
-    position: int
-    old: int
-    new: int
-    readers: tuple  # Readers the replaced notification was meant for that had not read it
-    span: Span
-    clobber: bool = False  # erased by the stale write-back of a cache line (--set-granularity line)
 
 
 class Chosen(NamedTuple):
@@ -204,11 +187,12 @@ class System:
         self._evaluated: dict = {}
         self._guards: dict = {}
         self._entry_objects: dict = {}  # see _shared
-        self._token_memo: dict = {}  # memo of _tokens: (slot, launch offset, entries of the rank's readers)
         self._starts: dict = {}  # memo of a launch: (kernel slot, launch number) -> (first entry, events)
-        self._drops: dict = {}  # memo of _settle: (process, entry) -> (its reader bit, slots it can no longer read)
         self._ranks = tuple(range(self.R)) + tuple(r for r in range(self.R) for _ in range(self.B))
-        self._ghost_setup()
+        # the lost-notification instrument (model/ghost.py); its hooks run only when G > 0
+        self.marks = Marks(self.analysis, self.R, self.B, self.E, self.lines, self._line)
+        self.G = self.marks.G
+        self.ghost_positions, self.ghost_slot, self.ghost_reads = self.marks.positions, self.marks.slot, self.marks.reads
         self.track_launches = program.uses_launch_id or bool(self.G)
         self.D = program.data_per_rank
         self._buf_offsets = [b.offset for b in program.buffers]
@@ -330,111 +314,6 @@ class System:
 
     # ------------------------------------------------------------ ghost set-up
 
-    def _ghost_setup(self) -> None:
-        """The elements whose notifications can be lost, and what each process may still read."""
-        totals = self.analysis.totals()
-        notified = 0
-        for kind, r, b in self.analysis.contexts():
-            for ins, fp in zip(self.analysis.codes[kind].instrs, self.analysis.footprints(kind, r, b)):
-                if isinstance(ins, (ir.Notify, ir.Store, ir.FetchAdd, ir.Cas)):
-                    notified |= fp.writes
-        sets = totals.sets
-        if self.lines:  # a Set writes back its whole line
-            for pos in [p for p in range(sets.bit_length()) if (sets >> p) & 1]:
-                first, last = self._line(pos)
-                sets |= ((1 << (last - first + 1)) - 1) << first
-        mask = sets & notified & totals.reads
-        if mask and not self.lines:  # (a Set that writes back its line may write an older value)
-            mask &= ~self.analysis.never_lost(mask)
-        positions = [p for p in range(mask.bit_length()) if (mask >> p) & 1]
-        self.ghost_positions = tuple(positions)
-        self.G = len(positions)
-        self.ghost_slot = {p: g for g, p in enumerate(positions)}
-        self._grange = []
-        for r in range(self.R):
-            lo = bisect.bisect_left(positions, r * self.E)
-            hi = bisect.bisect_left(positions, (r + 1) * self.E)
-            self._grange.append((lo, hi))
-        self.ghost_reads: dict = {}
-        if self.G:
-            for kind, r, b in self.analysis.contexts():
-                per_pc = []
-                for m in self.analysis.reachable_reads(kind, r, b):
-                    g = 0
-                    for p, k in self.ghost_slot.items():
-                        if (m >> p) & 1:
-                            g |= 1 << k
-                    per_pc.append(g)
-                self.ghost_reads[(kind == "host", r, b)] = tuple(per_pc)
-
-    def _may(self, i: int, entry) -> int:
-        """Ghost slots process i (at entry) may still read."""
-        if entry is None or entry[1] < 0:
-            return 0
-        if i < self.R:
-            return self.ghost_reads[(True, i, 0)][entry[0]]
-        r, b = divmod(i - self.R, self.B)
-        return self.ghost_reads[(False, r, b)][entry[0]]
-
-    def _bit(self, i: int) -> int:
-        return 1 if i < self.R else 1 << (1 + (i - self.R) % self.B)
-
-    def _tokens(self, procs: tuple, launches: tuple, writer_launch: int, r: int, g: int) -> int:
-        """The readers on rank r a notification of launch `writer_launch` into ghost slot g is for."""
-        off = writer_launch - (launches[r] - 1)
-        base = self.R + r * self.B
-        key = (g, off, procs[r], procs[base: base + self.B] if off == 0 else None)
-        t = self._token_memo.get(key)
-        if t is None:
-            t = self._token_memo[key] = self._tokens_of(procs, launches, writer_launch, r, g)
-        return t
-
-    def _tokens_of(self, procs: tuple, launches: tuple, writer_launch: int, r: int, g: int) -> int:
-        t = 0
-        if (self._may(r, procs[r]) >> g) & 1:
-            t = 1
-        off = writer_launch - (launches[r] - 1)
-        base = self.R + r * self.B
-        if off == 0:
-            for b in range(self.B):
-                if (self._may(base + b, procs[base + b]) >> g) & 1:
-                    t |= 1 << (1 + b)
-        elif off > 0:
-            for b in range(self.B):
-                if (self.ghost_reads[(False, r, b)][0] >> g) & 1:
-                    t |= 1 << (1 + off * self.B + b)
-        return t
-
-    def _readers(self, t: int, r: int, launches: tuple) -> tuple:
-        out = []
-        if t & 1:
-            out.append(Reader(r, HOST, None))
-        rest, off, full = t >> 1, 0, (1 << self.B) - 1
-        while rest:
-            chunk = rest & full
-            for b in range(self.B):
-                if (chunk >> b) & 1:
-                    out.append(Reader(r, b, launches[r] - 1 + off))
-            rest >>= self.B
-            off += 1
-        return tuple(out)
-
-    def _settle(self, ghost: tuple, procs: tuple, movers) -> tuple:
-        """Drop the tokens of the processes in `movers` that can no longer read their slot."""
-        drops = self._drops
-        for i in movers:
-            key = (i, procs[i])
-            gone = drops.get(key)
-            if gone is None:  # the ghost slots of its rank that process i can no longer read
-                lo, hi = self._grange[self.rank_of(i)]
-                may = self._may(i, procs[i])
-                gone = drops[key] = (self._bit(i), tuple(g for g in range(lo, hi) if not (may >> g) & 1))
-            bit = gone[0]
-            for g in gone[1]:
-                if ghost[g] & bit:
-                    ghost = ghost[:g] + (ghost[g] & ~bit,) + ghost[g + 1:]
-        return ghost
-
     # ------------------------------------------------------------ local execution
 
     def _run(self, i: int, pc: int, L: list, ctx: tuple, events: list):
@@ -540,7 +419,7 @@ class System:
                         continue  # blocked at a wait that fails on this value
                     if g[4] is not None:  # a one-element wait that completes
                         reads = ((pos, v, value, True),)
-                        ghost = self._seen(state[2], i, reads) if G else state[2]
+                        ghost = self.marks.seen(state[2], i, reads) if G else state[2]
                         out.append(self._moved(state, i, g[4], g[5], sig, ghost, reads, (), g[6]))
                         continue
                 elif k == _NOTIFY:
@@ -551,7 +430,7 @@ class System:
                         nsig = sig[:pos] + (new,) + sig[pos + 1:]
                         nsig = signals.setdefault(nsig, nsig)
                         if G:
-                            ghost, events = self._notified(state, i, g[5], state[2], pos, old, new, g[3], g[4].span)
+                            ghost, events = self.marks.notified(state[2], procs, launches, i, g[5], pos, old, new, g[3], g[4].span)
                             events += g[6]
                         else:
                             ghost, events = state[2], g[6]
@@ -630,7 +509,7 @@ class System:
         procs = state[0]
         procs = procs[:i] + (entry,) + procs[i + 1:]
         if ghost:
-            ghost = self._settle(ghost, procs, (i,))
+            ghost = self.marks.settle(ghost, procs, (i,))
         return _new_step((i, instr, _new_state((procs, sig, ghost, state[3], ())), reads, writes, events, i, ()))
 
     def _at_block_barrier(self, procs, r: int) -> bool:
@@ -661,7 +540,7 @@ class System:
             new[r] = self._shared(self._run(r, pc + 1, list(L), (r, 0, 0), events))
         new = tuple(new)
         if self.G:
-            ghost = self._settle(ghost, new, range(self.R))
+            ghost = self.marks.settle(ghost, new, range(self.R))
         hb = self.clocks.barrier(state.hb) if self.clocks else ()
         instr = self.program.host.instrs[procs[0][0]]
         return Step(BARRIER, instr, State(new, sig, ghost, launches, hb), (), (), tuple(events), BARRIER)
@@ -676,7 +555,7 @@ class System:
             new[k] = self._shared(self._run(k, pc + 1, list(L), self.ctx_of(k, launches), events))
         new = tuple(new)
         if self.G:
-            ghost = self._settle(ghost, new, blocks)
+            ghost = self.marks.settle(ghost, new, blocks)
         if self.clocks:
             hb = self.clocks.barrier(hb, blocks)
             for k in blocks:
@@ -731,7 +610,7 @@ class System:
         procs = state[0]
         procs = procs[:i] + (entry,) + procs[i + 1:]
         if self.G and ghost:
-            ghost = self._settle(ghost, procs, (i,))
+            ghost = self.marks.settle(ghost, procs, (i,))
         if hb is None:
             hb = state.hb
         if self.clocks and entry is None:
@@ -811,7 +690,10 @@ class System:
         entry, local_events = self._continue(i, pc, L, ctx)
         sig = sig[:pos] + (new,) + sig[pos + 1:]
         sig = self._signals.setdefault(sig, sig)  # share equal signal vectors between states
-        ghost, events = self._notified(state, i, entry, ghost, pos, old, new, is_set, instr.span)
+        if self.G:
+            ghost, events = self.marks.notified(ghost, procs, launches, i, entry, pos, old, new, is_set, instr.span)
+        else:
+            events = ()
         hb = self.clocks.release(state.hb, i, pos, extend=not is_set) if self.clocks else ()
         return self._finish(state, i, instr, entry, sig, ghost, launches, (), ((pos, old, new),),
                             events + local_events, hb)
@@ -837,13 +719,8 @@ class System:
         writes, events = [], []
         for q in range(first, last + 1):
             new = value if q == pos else cached[q - first]
-            if q != pos and values[q] != new:
-                g = self.ghost_slot.get(q) if self.G else None
-                if g is not None:
-                    if ghost[g]:
-                        events.append(Overwrite(q, values[q], new, self._readers(ghost[g], rank, launches),
-                                                instr.span, clobber=True))
-                    ghost = ghost[:g] + (0,) + ghost[g + 1:]
+            if q != pos and values[q] != new and self.G:
+                ghost = self.marks.erase(ghost, q, values[q], new, rank, launches, instr.span, events, clobber=True)
             if q == pos or values[q] != new:
                 writes.append((q, values[q], new))
             values[q] = new
@@ -851,31 +728,14 @@ class System:
         new_sig = tuple(values)
         new_sig = self._signals.setdefault(new_sig, new_sig)
         entry, local_events = self._continue(i, pc, L, ctx)
-        ghost, notified = self._notified(state, i, entry, ghost, pos, old, value, True, instr.span)
+        if self.G:
+            ghost, notified = self.marks.notified(ghost, procs, launches, i, entry, pos, old, value, True, instr.span)
+        else:
+            notified = ()
         if self.clocks:
             hb = self.clocks.release(hb, i, pos, extend=False)
         return self._finish(state, i, instr, entry, new_sig, ghost, launches, (), tuple(writes),
                             tuple(events) + notified + local_events, hb)
-
-    def _notified(self, state, i, entry, ghost, pos, old, new, replaces: bool, span) -> tuple[tuple, tuple]:
-        """The ghost after process i (then at `entry`) notified element `pos` (a Set-like write
-        when `replaces`), and the Overwrite event if it replaced an unread notification."""
-        g = self.ghost_slot.get(pos) if self.G else None
-        if g is None:
-            return ghost, ()
-        procs, launches = state[0], state[3]
-        rank = pos // self.E
-        pending = ghost[g]
-        procs_after = procs[:i] + (entry,) + procs[i + 1:]
-        tokens = self._tokens(procs_after, launches, self._writer_launch(i, launches), rank, g)
-        events: tuple = ()
-        if replaces and old != new:
-            if pending:
-                events = (Overwrite(pos, old, new, self._readers(pending, rank, launches), span),)
-            value_g = tokens
-        else:
-            value_g = pending | tokens
-        return ghost[:g] + (value_g,) + ghost[g + 1:], events
 
     def _reset(self, state, i, instr, op, pc, L, ctx) -> Step:
         procs, sig, ghost, launches, _ = state
@@ -889,11 +749,8 @@ class System:
             old = values[pos]
             writes.append((pos, old, init))
             values[pos] = init
-            g = self.ghost_slot.get(pos) if self.G else None
-            if g is not None and old != init:
-                if ghost[g]:
-                    events.append(Overwrite(pos, old, init, self._readers(ghost[g], rank, launches), instr.span))
-                ghost = ghost[:g] + (0,) + ghost[g + 1:]
+            if self.G and old != init:
+                ghost = self.marks.erase(ghost, pos, old, init, rank, launches, instr.span, events)
         sig = tuple(values)
         sig = self._signals.setdefault(sig, sig)
         entry, local_events = self._continue(i, pc, L, ctx)
@@ -926,7 +783,7 @@ class System:
             if idx + 1 < len(positions):
                 hb = self.clocks.pend(state.hb, i, pos) if self.clocks else ()
                 entry = self._shared((pc, idx + 1, L))
-                return self._finish(state, i, instr, entry, sig, self._seen(ghost, i, reads), launches, reads, (), (),
+                return self._finish(state, i, instr, entry, sig, (self.marks.seen(ghost, i, reads) if self.G else ghost), launches, reads, (), (),
                                     hb)
             return self._completed(state, i, instr, op, pc, L, ctx, reads, True)
         if is_wait:
@@ -934,20 +791,8 @@ class System:
                 return None  # the failed read changes nothing: the wait is blocked
             hb = self.clocks.settle_pass(state.hb, i, False) if self.clocks else ()
             entry = self._shared((pc, 0, L))
-            return self._finish(state, i, instr, entry, sig, self._seen(ghost, i, reads), launches, reads, (), (), hb)
+            return self._finish(state, i, instr, entry, sig, (self.marks.seen(ghost, i, reads) if self.G else ghost), launches, reads, (), (), hb)
         return self._completed(state, i, instr, op, pc, L, ctx, reads, False)
-
-    def _seen(self, ghost: tuple, i: int, reads: tuple) -> tuple:
-        """`ghost` after process i read the elements of `reads`."""
-        if not self.G:
-            return ghost
-        bit = self._bit(i)
-        rank = self.rank_of(i)
-        for r in reads:
-            g = self.ghost_slot.get(r[0])
-            if g is not None and ghost[g] & bit and r[0] // self.E == rank:
-                ghost = ghost[:g] + (ghost[g] & ~bit,) + ghost[g + 1:]
-        return ghost
 
     def _completed(self, state, i, instr, op, pc, L, ctx, reads, ok) -> Step:
         if op[0] == _TEST:
@@ -959,7 +804,7 @@ class System:
             if ok:
                 hb = self.clocks.acquire(hb, i, [r[0] for r in reads])
             hb = self.clocks.settle_pass(hb, i, ok)
-        return self._finish(state, i, instr, entry, state[1], self._seen(state[2], i, reads), state[3], reads, (),
+        return self._finish(state, i, instr, entry, state[1], (self.marks.seen(state[2], i, reads) if self.G else state[2]), state[3], reads, (),
                             events, hb)
 
     # ------------------------------------------------------------ the data extension
@@ -1017,13 +862,16 @@ class System:
                 d = op[3]
                 L = L[:d] + (dest,) + L[d + 1:]
             entry, local_events = self._continue(i, pc, L, ctx)
-            ghost = self._seen(ghost, i, reads)
+            if self.G:
+                ghost = self.marks.seen(ghost, i, reads)
             if clocks and reads:
                 hb = clocks.acquire(hb, i, [pos])
             if k == _STORE or (k == _CAS and dest) or k == _FETCH_ADD:
                 writes = ((pos, old, new),)
                 sig = self._signals.setdefault(sig[:pos] + (new,) + sig[pos + 1:], sig[:pos] + (new,) + sig[pos + 1:])
-                ghost, events = self._notified(state, i, entry, ghost, pos, old, new, k != _FETCH_ADD, instr.span)
+                if self.G:
+                    ghost, events = self.marks.notified(ghost, procs, launches, i, entry, pos, old, new,
+                                                        k != _FETCH_ADD, instr.span)
                 if clocks:
                     hb = clocks.release(hb, i, pos, extend=k == _FETCH_ADD)
             return self._finish(state, i, instr, entry, sig, ghost, launches, reads, writes, events + local_events, hb)
@@ -1128,10 +976,8 @@ class System:
         new = tuple(new)
         if launches:
             launches = launches[:r] + (launches[r] + 1,) + launches[r + 1:]
-        lo, hi = self._grange[r] if self.G else (0, 0)
-        if hi > lo:  # the notifications meant for this launch now wait in its running blocks
-            ghost = ghost[:lo] + tuple((e & 1) | ((e >> (1 + self.B)) << 1) for e in ghost[lo:hi]) + ghost[hi:]
-            ghost = self._settle(ghost, new, range(self.R + r * self.B, self.R + (r + 1) * self.B))
+        if self.G:  # the notifications meant for this launch now wait in its running blocks
+            ghost = self.marks.launched(ghost, new, r)
         hb = state.hb
         if self.clocks:
             blocks = range(self.R + r * self.B, self.R + (r + 1) * self.B)

@@ -14,8 +14,9 @@ or 4 bytes: the width grows when the entry table does) and two 32-bit ids, one f
 signal vector and one for (ghost, launches, hb). Decoding gives back an equal State built
 from the interned parts. The ids depend on the order in which parts were first seen, so a
 packed state means something only to the codec of its own run. Parts are found by object
-id before they are hashed (the model shares one object per distinct entry and signal
-vector); the codec keeps those objects alive, so an object id it knows is never reused.
+id before they are hashed (the model shares one object per distinct process entry; a signal
+vector is found by id when it is one a stored state holds, by value otherwise); the codec
+keeps those objects alive, so an object id it knows is never reused.
 
 ExactStore keeps every packed state (one bytearray, fixed width) with an open-addressing
 index of 32-bit slots over it: about width + 8 bytes per state, and no state is ever

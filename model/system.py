@@ -183,7 +183,6 @@ class System:
         self._host_barriers = self.R > 0 and any(isinstance(x, ir.HostBarrier) for x in program.host.instrs)
         self.live_slots = {True: self._keeps(program.host, "host"), False: self._keeps(program.kernel, "kernel")}
         self._resume: dict = {}
-        self._signals: dict = {}
         self._evaluated: dict = {}
         self._guards: dict = {}
         self._entry_objects: dict = {}  # see _shared
@@ -398,7 +397,6 @@ class System:
         launches = state[3]
         ranks = self._ranks
         guards = self._guards
-        signals = self._signals
         G = self.G
         out = []
         for i, p in enumerate(procs):
@@ -428,7 +426,6 @@ class System:
                     new = value if g[3] else old + value
                     if INT32_MIN <= new <= INT32_MAX:
                         nsig = sig[:pos] + (new,) + sig[pos + 1:]
-                        nsig = signals.setdefault(nsig, nsig)
                         if G:
                             ghost, events = self.marks.notified(state[2], procs, launches, i, g[5], pos, old, new, g[3], g[4].span)
                             events += g[6]
@@ -689,7 +686,6 @@ class System:
                                 (Fault("overflow", i, instr.span, message),))
         entry, local_events = self._continue(i, pc, L, ctx)
         sig = sig[:pos] + (new,) + sig[pos + 1:]
-        sig = self._signals.setdefault(sig, sig)  # share equal signal vectors between states
         if self.G:
             ghost, events = self.marks.notified(ghost, procs, launches, i, entry, pos, old, new, is_set, instr.span)
         else:
@@ -726,7 +722,6 @@ class System:
             values[q] = new
         old = sig[pos]
         new_sig = tuple(values)
-        new_sig = self._signals.setdefault(new_sig, new_sig)
         entry, local_events = self._continue(i, pc, L, ctx)
         if self.G:
             ghost, notified = self.marks.notified(ghost, procs, launches, i, entry, pos, old, value, True, instr.span)
@@ -752,7 +747,6 @@ class System:
             if self.G and old != init:
                 ghost = self.marks.erase(ghost, pos, old, init, rank, launches, instr.span, events)
         sig = tuple(values)
-        sig = self._signals.setdefault(sig, sig)
         entry, local_events = self._continue(i, pc, L, ctx)
         hb = state.hb
         if self.clocks:
@@ -868,7 +862,7 @@ class System:
                 hb = clocks.acquire(hb, i, [pos])
             if k == _STORE or (k == _CAS and dest) or k == _FETCH_ADD:
                 writes = ((pos, old, new),)
-                sig = self._signals.setdefault(sig[:pos] + (new,) + sig[pos + 1:], sig[:pos] + (new,) + sig[pos + 1:])
+                sig = sig[:pos] + (new,) + sig[pos + 1:]
                 if self.G:
                     ghost, events = self.marks.notified(ghost, procs, launches, i, entry, pos, old, new,
                                                         k != _FETCH_ADD, instr.span)

@@ -7,7 +7,8 @@ traces, and any state by its index, are rebuilt from those pointers by taking th
 again. The explorer knows the model only through `initial()`, `successors(state)` and
 `step(state, label)` (step records); it hands every step with events and every expanded state
 to a judge, which may ask it to stop. It keeps the successor lists (one 32-bit index per
-distinct successor) only because a spinning deadlock needs the graph.
+distinct successor) only because a spinning deadlock needs the graph, and the identities of
+the instructions that some enabled step of an expanded state executes (`executed`: coverage).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import os
 import time
 from array import array
+from operator import attrgetter
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable, Protocol
@@ -67,6 +69,7 @@ class Exploration:
     peak_bytes: int = 0
     extra: dict = field(default_factory=dict)
     symmetry: object = None  # the model.symmetry.Symmetry whose representatives are stored, if any
+    executed: set = field(default_factory=set)  # id() of every instruction an enabled step of an expanded state takes
 
     @property
     def complete(self) -> bool:
@@ -172,6 +175,8 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
             return item[0], unpack(item[1])
     take = frontier.popleft if order == "bfs" else frontier.pop
     successors = system.successors
+    executed = ex.executed.update  # every enabled step is a real one, taken or not by a reduction
+    instr_of = attrgetter("instr")
     parent, labels, succ, final = ex.parent, ex.label, ex.succ, ex.final
     transitions = 0
     expanded = 0
@@ -199,6 +204,7 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
                     progress(len(visited), transitions, now - start)
             s, state = restore(item)
             steps = all_steps = successors(state)
+            executed(map(id, map(instr_of, all_steps)))
             keys = None
             if reduce is not None:
                 kept = reduce(state, steps)

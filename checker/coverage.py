@@ -1,0 +1,34 @@
+"""Which signal and data statements of a program some explored step executed. Entry: `unreached`.
+
+A statement is one source span of the program's host or kernel code with a signal operation
+(TNOTIFY, TWAIT, TTEST, reset, LOAD, STORE, FETCH_ADD, CAS) or a data operation (TPUT, TGET,
+READ, WRITE, an event wait or test); it counts as executed when some enabled step of an
+explored state takes one of its instructions (checker/explore.py collects them). Local
+statements, launches, joins, barriers, fences and `any` choices are not counted. A statement
+reached only through some call sites of an inlined function counts as executed.
+"""
+
+from __future__ import annotations
+
+from model import ir
+
+from checker.result import Unreached
+
+OPERATIONS = ir.SIGNAL_INSTRS + (ir.Copy, ir.Access, ir.WaitEvent, ir.TestEvent)
+
+
+def statements(program: ir.Program) -> dict:
+    """(span, text) -> the instructions of that statement, over the host's and the kernel's code,
+    in source order."""
+    out: dict = {}
+    for code in (program.host, program.kernel):
+        for ins in code.instrs:
+            if isinstance(ins, OPERATIONS):
+                out.setdefault((ins.span, ins.text), []).append(ins)
+    return dict(sorted(out.items(), key=lambda kv: (kv[0][0].file, kv[0][0].line, kv[0][0].col, kv[0][1])))
+
+
+def unreached(program: ir.Program, executed: set) -> tuple[Unreached, ...]:
+    """The statements none of whose instructions is in `executed` (a set of their id()s)."""
+    return tuple(Unreached(span, text) for (span, text), instrs in statements(program).items()
+                 if not any(id(ins) in executed for ins in instrs))

@@ -110,7 +110,7 @@ class _Blind:
 
 
 def _coverage(system, program: Program, options: Options, ex, reduced: bool, symmetry, deadline):
-    """(how many signal and data statements the program has, those no step executed), the
+    """(how many signal and data statements the program has, those never reached), the
     latter None when not known. Partial-order reduction need not take every statement the
     full graph takes, so a statement it leaves unreached is confirmed by a search without it
     (same limits and deadline; a limit hit leaves coverage unknown). Symmetry keeps coverage
@@ -120,14 +120,14 @@ def _coverage(system, program: Program, options: Options, ex, reduced: bool, sym
         return 0, ()
     if not ex.complete:
         return total, None
-    missed = unreached(program, ex.executed)
+    missed = unreached(program, [ex])
     if not missed or not reduced:
         return total, missed
     full = explore(system, _Blind(), order=options.order, max_states=options.max_states, deadline=deadline,
                    max_memory=options.max_memory, store=options.store, symmetry=symmetry)
     if not full.complete:
         return total, None
-    return total, unreached(program, ex.executed | full.executed)
+    return total, unreached(program, [ex, full])
 
 
 def explain_symmetry(paths: Iterable[str], params: Params | None = None, options: Options = Options()) -> list[str]:

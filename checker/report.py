@@ -33,7 +33,7 @@ def text(results: list[Result], out: IO[str], *, quiet: bool = False, timing: bo
             out.write("  (from the cache)\n")
         if r.stop:
             out.write(f"  stopped early: {r.stop.detail}\n")
-        for line in coverage_lines(r):
+        for line in [] if quiet else coverage_lines(r):
             out.write(f"  {line}\n")
         if r.assumptions and not quiet:
             out.write(f"  assumptions of the extraction ({len(r.assumptions)}):\n")

@@ -437,35 +437,39 @@ class Result:
 
     @property
     def reason(self) -> str:
-        """Why a check fails that is not its verdict: what makes it vacuous, or (with
-        --require-coverage) its unreached statements; '' otherwise."""
-        if self.error is not None:
-            return ""
-        if self.vacuous:
+        """Why a check that found its expected verdict fails all the same: what makes it
+        vacuous, or (with --require-coverage) its unreached statements; '' otherwise."""
+        status = self.status
+        if status == "vacuous":
             if not self.unreached:
                 return f"the {'skeleton' if self.assumptions is not None else 'spec'} has no signal operation"
             first = self.unreached[0]
             if len(self.unreached) == 1:
                 return f"{first.statement} at {first.span} is never reached"
             return f"{operations(len(self.unreached))}, none reached; the first is {first.statement} at {first.span}"
-        if self.require_coverage and self.unreached and self.stop is None and \
-                set(self.violated) == set(self.expected):
+        if status == "fail" and self._as_expected:
             return f"{operations(len(self.unreached))} never executed (--require-coverage)"
         return ""
 
     @property
+    def _as_expected(self) -> bool:
+        return set(self.violated) == set(self.expected) and self.stop is None
+
+    @property
     def status(self) -> str:
         """pass: exactly the expected properties are violated, over the whole state space;
-        fail: they differ (with fail_fast: an unexpected violation was found); inconclusive:
-        a limit stopped the run first (whatever was found so far, which is still reported);
-        error: the spec could not be checked; vacuous: no signal or data statement is ever
-        executed, whatever the violations and `expect` lines (a fail too)."""
+        fail: they differ (with fail_fast: an unexpected violation was found), or they do not
+        and some statement is never executed with `require_coverage`; vacuous: they do not
+        differ (whatever the `expect` lines say) but no signal or data statement is ever
+        executed; inconclusive: a limit stopped the run first (whatever was found so far,
+        which is still reported), unless the program has no signal operation at all (vacuous);
+        error: the spec could not be checked. Both fail and vacuous fail the check."""
         if self.error is not None:
             return "error"
+        if self.stop is not None and self.stop.reason != "fail_fast":
+            return "vacuous" if self.vacuous else "inconclusive"
+        if not self._as_expected:
+            return "fail"
         if self.vacuous:
             return "vacuous"
-        if self.stop is not None and self.stop.reason != "fail_fast":
-            return "inconclusive"
-        if self.reason:
-            return "fail"
-        return "pass" if set(self.violated) == set(self.expected) and self.stop is None else "fail"
+        return "fail" if self.require_coverage and self.unreached else "pass"

@@ -320,7 +320,7 @@ class Assumed:
 
 @dataclass(frozen=True)
 class Unreached:
-    """A signal or data statement that no step of a complete exploration executed (checker/coverage.py)."""
+    """A signal or data statement that a complete exploration never reached (checker/coverage.py)."""
 
     span: Span
     statement: str
@@ -411,8 +411,8 @@ class Result:
     cached: bool = False  # loaded from a result cache (checker/cache.py), not explored in this run
     assumptions: tuple[Assumed, ...] | None = None  # a C++ kernel's extraction (None: a .sig spec)
     semantics: Semantics = DEFAULT_SEMANTICS  # what the program was taken to mean (replay needs the same)
-    # coverage (checker/coverage.py): the signal and data statements of the program, and those no
-    # step executed; None when not known (the run, or the confirmation without reductions, stopped early)
+    # coverage (checker/coverage.py): how many signal and data statements the program has, and those
+    # never reached; None when not known (the run, or the search that confirms them, stopped early)
     operations: int | None = None
     unreached: tuple[Unreached, ...] | None = None
     require_coverage: bool = False  # --require-coverage: an unreached statement fails the check

@@ -56,7 +56,7 @@ NASTY = {
     "homoglyph": "ranks 1; signal flag; kernel { TNOTIFY(fl\u0430g, 1, Set); }",
     "zero_width": "ranks 1; signal f\u200b; kernel {}",
     "crlf": "ranks 1;\r\nsignal f;\r\nkernel {\r\n  TNOTIFY(f, 1, Set);\r\n  TWAIT(f, 1, EQ);\r\n}\r\n",
-    "bom": "\ufeffranks 1; kernel {}",
+    "bom": "\ufeffranks 1; signal f; kernel { TNOTIFY(f, 1, Set); }",
     "tabs": "ranks\t1;\tkernel\t{\t}",
     "python_injection": "ranks __import__('os').system('echo pwned'); kernel {}",
     "format_injection": "ranks 1; signal {f}; kernel {}",

@@ -326,3 +326,37 @@ def test_a_statement_the_reduction_drops_is_confirmed_reached_by_the_plain_searc
     result = check_program(program, "x.sig", Options(max_states=20))  # the reduced search has 8, the plain 36
     assert result.stop is None and result.status == "pass"
     assert result.unreached is None  # the confirmation hit the limit: unknown, never claimed unreached
+
+
+# ---------------------------------------------------------------- the other views of a result
+
+
+def test_every_view_of_a_result_carries_its_coverage(work, tmp_path):
+    from checker import html, lsp, terminal
+    from checker.cache import Cache
+    from checker.certificate import entry
+    from checker.records import result_from_data, result_to_data
+
+    (branch,) = check_file(work / "branch.sig")
+    (empty,) = check_file(work / "none.sig")
+    stored = result_from_data(json.loads(json.dumps(result_to_data(branch))))
+    assert stored.unreached == branch.unreached and stored.operations == branch.operations == 2
+    cache = Cache(tmp_path / "cache")
+    program = compile_text(BEHIND_A_BRANCH)
+    cache.store(program, "b.sig", BEHIND_A_BRANCH, Options(), branch)
+    assert cache.load(program, "b.sig", BEHIND_A_BRANCH, Options()).unreached == branch.unreached
+    assert cache.load(program, "b.sig", BEHIND_A_BRANCH, Options(require_coverage=True)) is None  # keyed
+    assert entry(branch, None)["unreached"] == [f"{work / 'branch.sig'}:6:9 TWAIT(f, 1, EQ)"]
+    page = html.page([branch, empty], timing=False)
+    assert "1 signal operation never executed" in page and "TWAIT(f, 1, EQ)" in page
+    assert '<span class="vacuous">FAIL</span>: vacuous: no signal operation is ever executed' in page
+    out = io.StringIO()
+    terminal.text([branch, empty], out, timing=False)
+    assert "branch.sig:6:9 TWAIT(f, 1, EQ)" in out.getvalue() and "FAIL" in out.getvalue()
+    uri = (work / "branch.sig").as_uri()
+    found = lsp.diagnostics(BEHIND_A_BRANCH, uri, check=True)
+    (note,) = [d for d in found if d.code == "unreached"]
+    assert (note.range.start.line, note.range.start.character, note.message) == (5, 8, "never executed: TWAIT(f, 1, EQ)")
+    (summary,) = [d for d in lsp.diagnostics(NOTHING_RUNS, uri, check=True) if d.code == "verdict"]
+    assert summary.message.startswith("FAIL: vacuous: no signal operation is ever executed")
+    assert summary.severity == lsp.T.DiagnosticSeverity.Error

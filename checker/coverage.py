@@ -40,7 +40,7 @@ def unreached(program: ir.Program, explorations) -> tuple[Unreached, ...]:
     spans = {span for span, _ in missed}
     for ex in explorations:
         where = ex.system.where
-        for state in ex.states if spans else ():
+        for state in ex.each_state() if spans else ():
             for _, span in where(state):
                 spans.discard(span)
             if not spans:

@@ -95,6 +95,31 @@ class Exploration:
                 state = self.symmetry.canon(state)
         return state
 
+    def each_state(self):
+        """Every stored state once, in index order: unpacked from the exact store, or (fingerprint
+        store) rebuilt by one step from its predecessor's, which is held only until its last
+        successor is rebuilt (so a pass costs one step per state, not one per step of its trace)."""
+        n = len(self.store)
+        if self.store.kind == "exact":
+            yield from (self.store.state(i) for i in range(n))
+            return
+        parent, label, step, canon = self.parent, self.label, self.system.step, self.symmetry
+        last = array("i", [-1]) * n  # index -> the index of its last successor in the store
+        for i in range(1, n):
+            last[parent[i]] = i
+        held = {0: self.initial}
+        yield self.initial
+        for i in range(1, n):
+            p = parent[i]
+            state = step(held[p], label[i]).next
+            if canon is not None:
+                state = canon.canon(state)
+            if last[p] == i:
+                del held[p]
+            if last[i] >= 0:
+                held[i] = state
+            yield state
+
     def index(self, state) -> int:
         """The index of a stored state, or -1."""
         return self.store.find(self.key_of(state))

@@ -360,3 +360,28 @@ def test_every_view_of_a_result_carries_its_coverage(work, tmp_path):
     (summary,) = [d for d in lsp.diagnostics(NOTHING_RUNS, uri, check=True) if d.code == "verdict"]
     assert summary.message.startswith("FAIL: vacuous: no signal operation is ever executed")
     assert summary.severity == lsp.T.DiagnosticSeverity.Error
+
+
+@pytest.mark.parametrize("symmetric", [False, True])
+def test_each_state_of_a_fingerprint_store_is_the_state_its_trace_rebuilds(symmetric):
+    from model.symmetry import Symmetry
+
+    program = compile_text((ROOT / "bench" / "specs" / "ring_pipeline_flags.sig").read_text())
+    system = System(program)
+    symmetry = Symmetry.of(system)[0] if symmetric else None
+    assert (symmetry is not None) == symmetric
+    ex = explore(system, checker.check._Blind(), store="fingerprint", symmetry=symmetry)
+    exact = explore(system, checker.check._Blind(), symmetry=symmetry)
+    assert len(ex.store) == len(exact.store) > 100
+    walked = list(ex.each_state())
+    assert walked == [ex.state(i) for i in range(len(ex.store))]
+    assert sorted(map(repr, walked)) == sorted(map(repr, exact.each_state()))
+
+
+@pytest.mark.parametrize("spec", ["specs/bug_credit_never_returned.sig", "specs/bug_wrong_count.sig",
+                                  "specs/bug_counter_set_instead_of_add.sig", "specs/ring_pipeline_ge.sig"])
+def test_the_fingerprint_store_finds_the_same_unreached_statements(spec, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    (exact,) = check_file(spec)
+    (fingerprint,) = check_file(spec, options=Options(store="fingerprint"))
+    assert exact.unreached is not None and fingerprint.unreached == exact.unreached

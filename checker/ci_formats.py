@@ -5,7 +5,7 @@ Only problems become SARIF results and GitHub annotations: a violation the spec 
 `expect` lines) is not one and is left out. Problems are: unexpected violations (also those
 found before a limit stopped the run), expected violations not found by a complete run, spec
 errors, inconclusive runs (SARIF `note`, GitHub `warning`), vacuous checks, and each
-statement no step executed (`unreached`: SARIF `note`, GitHub `notice`; an error with
+statement never reached (`unreached`: SARIF `note`, GitHub `notice`; an error with
 --require-coverage). Source locations come from the
 `span` keys when the document has them and otherwise from the `file:line:col` strings.
 """
@@ -173,7 +173,7 @@ def report(result: dict) -> str:
 
 
 def unreached_lines(result: dict) -> list[str]:
-    """The statements no step executed, as the text report lists them ([] when there are none)."""
+    """The statements never reached, as the text report lists them ([] when there are none)."""
     missed = result.get("unreached") or []
     if not missed:
         return []

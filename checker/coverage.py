@@ -1,4 +1,4 @@
-"""Which signal and data statements of a program some explored step executed. Entry: `unreached`.
+"""Which signal and data statements of a program no explored state reaches. Entry: `unreached`.
 
 A statement is one source span of the program's host or kernel code with a signal operation
 (TNOTIFY, TWAIT, TTEST, reset, LOAD, STORE, FETCH_ADD, CAS) or a data operation (TPUT, TGET,
@@ -6,14 +6,13 @@ READ, WRITE, an event wait or test); it counts as reached when some enabled step
 explored state takes one of its instructions (checker/explore.py collects them) or some
 process of an explored state stands at it (a wait that blocks forever is reached). Local
 statements, launches, joins, barriers, fences and `any` choices are not counted. A statement
-reached only through some call sites of an inlined function counts as executed.
+reached only through some call sites of an inlined function counts as reached.
 """
 
 from __future__ import annotations
 
-from model import ir
-
 from checker.result import Unreached
+from model import ir
 
 OPERATIONS = ir.SIGNAL_INSTRS + (ir.Copy, ir.Access, ir.WaitEvent, ir.TestEvent)
 

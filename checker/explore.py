@@ -16,9 +16,9 @@ from __future__ import annotations
 import os
 import time
 from array import array
-from operator import attrgetter
 from collections import deque
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Callable, Protocol
 
 from checker.result import Stop

@@ -2,7 +2,8 @@
 
 A certificate names each spec by path and sha256, with its params, the options and sigproof
 version, and what the check found: status, violated and expected properties, the state and
-transition counts and an order-independent digest of the explored states. A seal (sha256 of
+transition counts, an order-independent digest of the explored states and the statements no
+step executed (compared only when the certificate records them). A seal (sha256 of
 the rest) catches an edited file; re-running the checks catches everything else. Paths are
 as sigproof was given them: verify from the same folder.
 """
@@ -23,7 +24,8 @@ from model.semantics import Semantics, SemanticsError
 
 FORMAT = 1
 COMPARED = ("status", "violated", "expected", "stop_reason", "states", "transitions", "state_digest", "error",
-            "semantics")
+            "semantics", "unreached")
+NEWER = frozenset({"unreached"})  # compared only when the certificate has them (older ones do not)
 
 
 class CertificateError(Exception):
@@ -42,7 +44,8 @@ def entry(result: Result, sha256: str | None) -> dict:
             "violated": result.violated, "expected": list(result.expected),
             "stop_reason": result.stop.reason if result.stop else None, "states": result.stats.states,
             "transitions": result.stats.transitions, "state_digest": result.stats.state_digest,
-            "error": result.error, "semantics": result.semantics.to_data()}
+            "error": result.error, "semantics": result.semantics.to_data(),
+            "unreached": None if result.unreached is None else [u.text for u in result.unreached]}
 
 
 def _seal(doc: dict) -> str:
@@ -120,6 +123,8 @@ def verify(doc: dict) -> list[str]:
             problems.append(f"{where}: the spec file changed (sha256 {item.get('sha256')} in the certificate, "
                             f"{fresh['sha256']} now)")
         for k in COMPARED:
+            if k in NEWER and k not in item:
+                continue
             if item.get(k) != fresh[k]:
                 problems.append(f"{where}: {k}: the certificate says {json.dumps(item.get(k))}, "
                                 f"the check gives {json.dumps(fresh[k])}")

@@ -16,6 +16,7 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Iterable, Mapping
 
+from checker.coverage import statements, unreached
 from checker.explore import explore
 from model.independence import Reduction
 from model.symmetry import Symmetry
@@ -50,6 +51,7 @@ class Options:
     por: bool = True  # partial-order reduction (model/independence.py) where the program allows it
     symmetry: bool = True  # rank-rotation symmetry (model/symmetry.py) where the program has it
     store: str = "exact"  # "exact" | "fingerprint": the visited-state store (checker/store.py)
+    require_coverage: bool = False  # an unreached signal or data statement fails the check
 
 
 def check_program(program: Program, spec: str, options: Options = Options(), progress=None) -> Result:
@@ -69,6 +71,7 @@ def check_program(program: Program, spec: str, options: Options = Options(), pro
         reduce = Reduction(system, commute_adds=False).ample
         monitor, ex = _search(system, program, options, deadline, progress, reduce, symmetry)
     violations, stop = monitor.finish(ex, deadline)
+    operations, missed = _coverage(system, program, options, ex, reduce is not None, symmetry, deadline)
     violations.sort(key=lambda v: PROPERTIES.index(v.property))
     if stop is not None and stop.reason == "timeout":
         stop = Stop("timeout", f"time limit of {options.timeout:g} s reached")
@@ -80,7 +83,8 @@ def check_program(program: Program, spec: str, options: Options = Options(), pro
                   store=options.store, store_bytes=ex.store_bytes(),
                   collision_probability=ex.store.collision_probability() if options.store != "exact" else None)
     return Result(spec=spec, params=dict(program.params), violations=violations, expected=program.expects,
-                  stats=stats, stop=stop, warnings=program.warnings, semantics=options.semantics)
+                  stats=stats, stop=stop, warnings=program.warnings, semantics=options.semantics,
+                  operations=operations, unreached=missed, require_coverage=options.require_coverage)
 
 
 def _search(system, program: Program, options: Options, deadline, progress, reduce, symmetry):
@@ -90,6 +94,40 @@ def _search(system, program: Program, options: Options, deadline, progress, redu
                  max_memory=options.max_memory, progress=progress, reduce=reduce, store=options.store,
                  symmetry=symmetry)
     return monitor, ex
+
+
+class _Blind:
+    """A judge that judges nothing: the search that only confirms coverage."""
+
+    def initial(self, state, events) -> bool:
+        return False
+
+    def step(self, src, state, step, dst) -> bool:
+        return False
+
+    def expanded(self, index, state, nsteps) -> bool:
+        return False
+
+
+def _coverage(system, program: Program, options: Options, ex, reduced: bool, symmetry, deadline):
+    """(how many signal and data statements the program has, those never reached), the
+    latter None when not known. Partial-order reduction need not take every statement the
+    full graph takes, so a statement it leaves unreached is confirmed by a search without it
+    (same limits and deadline; a limit hit leaves coverage unknown). Symmetry keeps coverage
+    (a step of rank r and its image at rank r + k run the same instruction), so it stays."""
+    total = len(statements(program))
+    if total == 0:
+        return 0, ()
+    if not ex.complete:
+        return total, None
+    missed = unreached(program, [ex])
+    if not missed or not reduced:
+        return total, missed
+    full = explore(system, _Blind(), order=options.order, max_states=options.max_states, deadline=deadline,
+                   max_memory=options.max_memory, store=options.store, symmetry=symmetry)
+    if not full.complete:
+        return total, None
+    return total, unreached(program, [ex, full])
 
 
 def explain_symmetry(paths: Iterable[str], params: Params | None = None, options: Options = Options()) -> list[str]:
@@ -130,10 +168,11 @@ def states_digest(states: Iterable) -> str:
 
 
 def exit_status(results: Iterable[Result]) -> int:
-    """2 if some spec had an error, else 1 if some did not give its expected verdict, else 3 if
-    some run was inconclusive, else 0."""
+    """2 if some spec had an error, else 1 if some did not give its expected verdict or was
+    vacuous, else 3 if some run was inconclusive, else 0."""
     statuses = {r.status for r in results}
-    for status, code in (("error", EXIT_ERROR), ("fail", EXIT_FAIL), ("inconclusive", EXIT_INCONCLUSIVE)):
+    for status, code in (("error", EXIT_ERROR), ("fail", EXIT_FAIL), ("vacuous", EXIT_FAIL),
+                         ("inconclusive", EXIT_INCONCLUSIVE)):
         if status in statuses:
             return code
     return EXIT_OK

@@ -4,7 +4,9 @@ Actions workflow commands. Entry points: `sarif`, `junit`, `github` (each a pure
 Only problems become SARIF results and GitHub annotations: a violation the spec expects (its
 `expect` lines) is not one and is left out. Problems are: unexpected violations (also those
 found before a limit stopped the run), expected violations not found by a complete run, spec
-errors, and inconclusive runs (SARIF `note`, GitHub `warning`). Source locations come from the
+errors, inconclusive runs (SARIF `note`, GitHub `warning`), vacuous checks, and each
+statement never reached (`unreached`: SARIF `note`, GitHub `notice`; an error with
+--require-coverage). Source locations come from the
 `span` keys when the document has them and otherwise from the `file:line:col` strings.
 """
 
@@ -16,8 +18,8 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from checker.ci_rules import ALL, EXPECTATION, FINGERPRINTS, INCONCLUSIVE, SPEC_ERROR
-from checker.result import LABEL, fingerprint_caveat, verdict_phrase
+from checker.ci_rules import ALL, EXPECTATION, FINGERPRINTS, INCONCLUSIVE, SPEC_ERROR, UNREACHED, VACUOUS
+from checker.result import LABEL, fingerprint_caveat, operations, verdict_phrase
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 _RULE_INDEX = {r.id: i for i, r in enumerate(ALL)}
@@ -122,7 +124,8 @@ def caveat(result: dict) -> str:
 
 def _verdict(result: dict) -> str:
     """`FAIL: deadlock (expected ok)`: the label and checker.result.verdict_phrase, as every report says it."""
-    phrase = verdict_phrase(result["status"], result["violated"], result["expected"], caveat(result))
+    phrase = verdict_phrase(result["status"], result["violated"], result["expected"], caveat(result),
+                            result.get("reason", ""))
     return f"{LABEL[result['status']]}: {phrase}"
 
 
@@ -165,7 +168,17 @@ def report(result: dict) -> str:
     if result["status"] == "fail":
         for prop in _missing(result):
             lines.append(f"{prop}: expected (`expect {prop};`), but not found in the whole state space")
+    lines += unreached_lines(result)
     return "\n".join(lines)
+
+
+def unreached_lines(result: dict) -> list[str]:
+    """The statements never reached, as the text report lists them ([] when there are none)."""
+    missed = result.get("unreached") or []
+    if not missed:
+        return []
+    return [f"{operations(len(missed))} never executed:"] + \
+        [f"  {u['file']}:{u['line']}:{u['column']} {u['text']}" for u in missed]
 
 
 def _missing(result: dict) -> list[str]:
@@ -174,6 +187,10 @@ def _missing(result: dict) -> list[str]:
 
 def _unexpected(result: dict) -> list[dict]:
     return [v for v in result.get("violations", []) if v["property"] not in result["expected"]]
+
+
+def _unreached_where(u: dict) -> Where:
+    return Where(u["file"], int(u["line"]), int(u["column"]))
 
 
 def spec_errors(rendered: str) -> list[Problem]:
@@ -206,6 +223,15 @@ def problems(doc: dict) -> list[Problem]:
                 out.append(Problem(EXPECTATION.id, "error",
                                    f"the spec expects {prop}, but the whole state space was explored and "
                                    f"it does not happen{suffix}", Where(r["spec"]), r["spec"], params))
+        missed = r.get("unreached") or []
+        if r["status"] == "vacuous":
+            where = _unreached_where(missed[0]) if missed else Where(r["spec"])
+            out.append(Problem(VACUOUS.id, "error", f"{_verdict(r)}{suffix}", where, r["spec"], params,
+                               detail=report(r)))
+        failing = r["status"] == "fail" and bool(r.get("reason"))  # --require-coverage
+        for u in missed:
+            out.append(Problem(UNREACHED.id, "error" if failing else "note",
+                               f"never executed: {u['text']}{suffix}", _unreached_where(u), r["spec"], params))
         if r["status"] == "inconclusive":
             out.append(Problem(INCONCLUSIVE.id, "warning", _stopped(r), Where(r["spec"]), r["spec"], params,
                                stop_reason=r.get("stop_reason")))
@@ -252,7 +278,7 @@ def _rule(rule) -> dict:
         "fullDescription": {"text": rule.full},
         "help": {"text": f"{rule.full}\n\nHow to fix: {rule.fix}",
                  "markdown": f"**{rule.id}**: {rule.full}\n\n**How to fix:** {rule.fix}"},
-        "defaultConfiguration": {"level": "note" if rule in (INCONCLUSIVE, FINGERPRINTS) else "error"},
+        "defaultConfiguration": {"level": "note" if rule in (INCONCLUSIVE, FINGERPRINTS, UNREACHED) else "error"},
     }
 
 
@@ -340,10 +366,11 @@ def junit(doc: dict) -> str:
         times.append(seconds)
         if seconds is not None:
             case.set("time", _seconds(seconds))
-        if r["status"] == "fail":
+        if r["status"] in ("fail", "vacuous"):
             counts["failures"] += 1
             unexpected = _unexpected(r)
-            kind = unexpected[0]["property"] if unexpected else EXPECTATION.id
+            kind = VACUOUS.id if r["status"] == "vacuous" else unexpected[0]["property"] if unexpected \
+                else UNREACHED.id if r.get("reason") else EXPECTATION.id
             failure = ET.SubElement(case, "failure", {"message": _x(verdict_line(r)), "type": kind})
             failure.text = _x(report(r))
         elif r["status"] == "inconclusive":
@@ -352,8 +379,8 @@ def junit(doc: dict) -> str:
             if r.get("stop_reason"):
                 skipped.set("type", _x(r["stop_reason"]))
             skipped.text = _x(report(r))
-        elif caveat(r):  # passed, on fingerprints: the test report says what the pass rests on
-            ET.SubElement(case, "system-out").text = _x(verdict_line(r))
+        elif caveat(r) or r.get("unreached"):  # passed: the test report says what the pass rests on
+            ET.SubElement(case, "system-out").text = _x("\n".join([verdict_line(r)] + unreached_lines(r)))
     seen: dict[str, int] = {}
     for rendered in doc.get("errors", []):
         found = spec_errors(rendered)
@@ -416,7 +443,8 @@ def github(doc: dict) -> str:
         kind = {"warning": "warning", "note": "notice"}.get(p.level, "error")
         lines.append(_command(kind, p.where, f"sigproof {name}", message))
     results = doc.get("results", [])
-    count = {s: sum(r["status"] == s for r in results) for s in ("pass", "fail", "inconclusive")}
+    count = {s: sum(r["status"] == s for r in results) for s in ("pass", "fail", "vacuous", "inconclusive")}
+    count["fail"] += count["vacuous"]
     summary = (f"{len(results)} check(s): {count['pass']} passed, {count['fail']} failed, "
                f"{count['inconclusive']} inconclusive; {len(doc.get('errors', []))} spec(s) with errors")
     lines.append(f"::notice title=sigproof::{_escape_data(summary)}")

@@ -2,7 +2,8 @@
 
 Kept apart from `checker.ci_formats` because it is prose, not logic. The rules of the
 properties come from the verdict catalog (model/vocabulary.py); the rules here are those of
-the CI views themselves (spec errors, unmet expectations, inconclusive runs, fingerprints).
+the CI views themselves (spec errors, unmet expectations, inconclusive runs, fingerprints,
+vacuous checks, unreached statements).
 """
 
 from __future__ import annotations
@@ -51,4 +52,19 @@ FINGERPRINTS = Rule("fingerprint-store", "FingerprintStore",
                     "For a proof, check again with the exact store (the default), with more memory or "
                     "smaller parameter values.")
 
-ALL = RULES + (SPEC_ERROR, EXPECTATION, INCONCLUSIVE, FINGERPRINTS)
+VACUOUS = Rule("vacuous", "VacuousCheck",
+               "No signal operation is ever executed: the check proves nothing.",
+               "The whole state space was explored and no step executes a signal or data statement "
+               "(TNOTIFY, TWAIT, TTEST, reset, LOAD, STORE, FETCH_ADD, CAS, TPUT, TGET, READ, WRITE): "
+               "the program has none, or every one sits behind a branch never taken, a loop that "
+               "never runs, or an early return. Whatever the `expect` lines say, nothing was proved.",
+               "Check the branch, loop bound or return before the first signal operation (for a "
+               "kernel: its sigproof.toml values and the extraction's assumptions, `sigproof extract`).")
+UNREACHED = Rule("unreached", "UnreachedStatement",
+                 "A signal or data statement is never executed.",
+                 "The whole state space was explored and no step executes this statement, so the "
+                 "verdict says nothing about it. Only a failure with --require-coverage.",
+                 "Check the branch, loop bound or return that keeps it from running, or the parameter "
+                 "values; remove the statement if it is dead on purpose.")
+
+ALL = RULES + (SPEC_ERROR, EXPECTATION, INCONCLUSIVE, FINGERPRINTS, VACUOUS, UNREACHED)

@@ -29,7 +29,8 @@ DEFAULT_MAX_MEMORY_MB = 16 * 1024
 
 EPILOG = """exit status:
   0  every spec gave its expected verdict (its `expect` lines; `ok` when it has none)
-  1  some spec did not (a violation, or an expected violation that was not found)
+  1  some spec did not (a violation, or an expected violation that was not found), or is
+     vacuous (no signal operation is ever executed; with --require-coverage: some is not)
   2  spec or usage error (reported as file:line:col: error: message)
   3  inconclusive: a limit (--max-states, --timeout, --max-memory) stopped the run first
 When several specs are checked, the first of 2, 1, 3 that applies is returned."""
@@ -65,6 +66,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="explore every interleaving (no partial-order reduction; same verdicts, more states)")
     c.add_argument("--no-symmetry", action="store_true",
                    help="store every state (no rank-rotation symmetry reduction; same verdicts, more states)")
+    c.add_argument("--require-coverage", action="store_true",
+                   help="fail a check (exit 1) in which some signal or data statement is never executed")
     c.add_argument("--explain-symmetry", action="store_true",
                    help="say, per spec, which symmetry the search uses or why the spec has none, then check")
     c.add_argument("--store", choices=STORES, default="exact",
@@ -259,7 +262,7 @@ def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
                       max_memory=args.max_memory * 2**20 if args.max_memory else None,
                       semantics=_semantics(args), clean_exit="clean_exit" in args.check,
                       fail_fast=args.fail_fast, por=not args.no_por, symmetry=not args.no_symmetry,
-                      store=args.store,
+                      store=args.store, require_coverage=args.require_coverage,
                       state_digest=args.certificate is not None)
     jobs = args.jobs or os.cpu_count() or 1
     cache = None

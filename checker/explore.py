@@ -7,7 +7,8 @@ traces, and any state by its index, are rebuilt from those pointers by taking th
 again. The explorer knows the model only through `initial()`, `successors(state)` and
 `step(state, label)` (step records); it hands every step with events and every expanded state
 to a judge, which may ask it to stop. It keeps the successor lists (one 32-bit index per
-distinct successor) only because a spinning deadlock needs the graph.
+distinct successor) only because a spinning deadlock needs the graph, and the identities of
+the instructions that some enabled step of an expanded state executes (`executed`: coverage).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import time
 from array import array
 from collections import deque
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Callable, Protocol
 
 from checker.result import Stop
@@ -67,6 +69,7 @@ class Exploration:
     peak_bytes: int = 0
     extra: dict = field(default_factory=dict)
     symmetry: object = None  # the model.symmetry.Symmetry whose representatives are stored, if any
+    executed: set = field(default_factory=set)  # id() of every instruction an enabled step of an expanded state takes
 
     @property
     def complete(self) -> bool:
@@ -91,6 +94,31 @@ class Exploration:
             if self.symmetry is not None:
                 state = self.symmetry.canon(state)
         return state
+
+    def each_state(self):
+        """Every stored state once, in index order: unpacked from the exact store, or (fingerprint
+        store) rebuilt by one step from its predecessor's, which is held only until its last
+        successor is rebuilt (so a pass costs one step per state, not one per step of its trace)."""
+        n = len(self.store)
+        if self.store.kind == "exact":
+            yield from (self.store.state(i) for i in range(n))
+            return
+        parent, label, step, canon = self.parent, self.label, self.system.step, self.symmetry
+        last = array("i", [-1]) * n  # index -> the index of its last successor in the store
+        for i in range(1, n):
+            last[parent[i]] = i
+        held = {0: self.initial}
+        yield self.initial
+        for i in range(1, n):
+            p = parent[i]
+            state = step(held[p], label[i]).next
+            if canon is not None:
+                state = canon.canon(state)
+            if last[p] == i:
+                del held[p]
+            if last[i] >= 0:
+                held[i] = state
+            yield state
 
     def index(self, state) -> int:
         """The index of a stored state, or -1."""
@@ -172,6 +200,8 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
             return item[0], unpack(item[1])
     take = frontier.popleft if order == "bfs" else frontier.pop
     successors = system.successors
+    executed = ex.executed.update  # every enabled step is a real one, taken or not by a reduction
+    instr_of = attrgetter("instr")
     parent, labels, succ, final = ex.parent, ex.label, ex.succ, ex.final
     transitions = 0
     expanded = 0
@@ -199,6 +229,7 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
                     progress(len(visited), transitions, now - start)
             s, state = restore(item)
             steps = all_steps = successors(state)
+            executed(map(id, map(instr_of, all_steps)))
             keys = None
             if reduce is not None:
                 kept = reduce(state, steps)

@@ -15,10 +15,10 @@ from html import escape
 from pathlib import Path
 from typing import IO
 
-from checker.result import Overwrote, Read, Result, StuckProcess, TraceStep, Violation, Write
+from checker.result import LABEL, Overwrote, Read, Result, StuckProcess, TraceStep, Violation, Write, operations
 
 LANE_W, ROW_H, TOP, LEFT = 116, 26, 64, 40
-_LABEL = {"pass": "PASS", "fail": "FAIL", "inconclusive": "INCONCLUSIVE", "error": "ERROR"}
+_LABEL = {**LABEL, "error": "ERROR"}
 
 CSS = """
 body{font:14px/1.4 system-ui,-apple-system,'Segoe UI',sans-serif;margin:1.5em;color:#1f2328;background:#fff}
@@ -26,7 +26,7 @@ h1{font-size:1.5em;margin:0 0 .6em} h2{font-size:1.2em;margin:1.6em 0 .3em;borde
 h3{font-size:1em;margin:1.2em 0 .4em;font-weight:600}
 table{border-collapse:collapse} td,th{border:1px solid #d0d7de;padding:2px 8px;text-align:left;vertical-align:top}
 th{background:#f6f8fa} .num{text-align:right;font-variant-numeric:tabular-nums}
-.pass{color:#1a7f37;font-weight:600} .fail,.error{color:#cf222e;font-weight:600} .inconclusive{color:#9a6700;font-weight:600}
+.pass{color:#1a7f37;font-weight:600} .fail,.vacuous,.error{color:#cf222e;font-weight:600} .inconclusive{color:#9a6700;font-weight:600}
 .violation{display:flex;gap:1.2em;align-items:flex-start}
 .chart{flex:1 1 auto;min-width:0;overflow-x:auto}
 .source{flex:0 0 32em;max-height:44em;overflow:auto;border:1px solid #d0d7de;background:#f6f8fa;position:sticky;top:0}
@@ -97,6 +97,9 @@ def _section(k: int, r: Result, timing: bool) -> str:
     out.append(f"<p>{r.stats.states} states, {r.stats.transitions} transitions{seconds}{cached}</p>\n")
     if r.stop:
         out.append(f"<p class=\"inconclusive\">stopped early: {escape(r.stop.detail)}</p>\n")
+    if r.unreached:
+        items = "".join(f"<li>{escape(u.text)}</li>" for u in r.unreached)
+        out.append(f"<p>{operations(len(r.unreached))} never executed:</p>\n<ul class=\"situation\">{items}</ul>\n")
     source = _source_lines(r.spec)
     for j, v in enumerate(r.violations):
         out.append(_violation(f"r{k}v{j}", r, v, source))

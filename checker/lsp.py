@@ -15,7 +15,7 @@ from urllib.parse import unquote, urlparse
 from lsprotocol import types as T
 
 from checker.check import Options, check_program
-from checker.result import Result
+from checker.result import LABEL, Result
 from model import SpecErrors, compile_spec, parse
 from model.errors import Span
 
@@ -68,12 +68,14 @@ def verdict(r: Result, uri: str) -> list[T.Diagnostic]:
         note = " (expected)" if expected else ""
         out.append(T.Diagnostic(range=_range(span), message=f"{v.property}{note}: {v.message}", severity=severity,
                                 source=SOURCE, code=v.property, related_information=related or None))
-    got = ", ".join(r.violated) or "ok"
-    want = ", ".join(r.expected) or "ok"
+    for u in r.unreached or ():
+        if u.span.file == r.spec:
+            out.append(T.Diagnostic(range=_range(u.span), message=f"never executed: {u.statement}",
+                                    severity=T.DiagnosticSeverity.Information, source=SOURCE, code="unreached"))
     stopped = f"; stopped early: {r.stop.detail}" if r.stop else ""
-    summary = f"{r.status.upper()}: {got} (expected {want}), {r.stats.states} states{stopped}"
-    severity = {"pass": T.DiagnosticSeverity.Hint, "fail": T.DiagnosticSeverity.Error}.get(
-        r.status, T.DiagnosticSeverity.Warning)
+    summary = f"{LABEL[r.status]}: {r.verdict}, {r.stats.states} states{stopped}"
+    severity = {"pass": T.DiagnosticSeverity.Hint, "fail": T.DiagnosticSeverity.Error,
+                "vacuous": T.DiagnosticSeverity.Error}.get(r.status, T.DiagnosticSeverity.Warning)
     out.append(T.Diagnostic(range=_range(None), message=summary, severity=severity, source=SOURCE, code="verdict"))
     return out
 

@@ -1,7 +1,8 @@
 """pytest plugin: `pytest specs/` checks every `*.sig` file, one test item per param combination.
 
 An item passes when the spec gives its expected verdict and fails with the readable
-counterexample otherwise; an inconclusive run fails unless `--sigproof-allow-inconclusive`
+counterexample otherwise (a vacuous check fails too, with the statements never reached;
+with `--sigproof-require-coverage`, so does one that leaves any); an inconclusive run fails unless `--sigproof-allow-inconclusive`
 (then it is skipped). Which `.sig` files are collected (`sigproof_collect` ini option):
 `auto` (default) those under the paths named on the command line, except inside the ini
 `testpaths` folders unless the file itself is named: a project's own `pytest` (or `pytest
@@ -35,6 +36,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="override a param in every spec (repeatable), like sigproof -D")
     group.addoption("--sigproof-jobs", default=None, metavar="N",
                     help="passed to sigproof check --jobs when the installed checker has it")
+    group.addoption("--sigproof-require-coverage", action="store_true", default=False,
+                    help="fail an item in which some signal or data statement is never reached "
+                         "(sigproof check --require-coverage)")
     group.addoption("--sigproof-allow-inconclusive", action="store_true", default=False,
                     help="skip, instead of failing, a check that a limit stopped early")
     parser.addini("sigproof_collect", default="auto",
@@ -131,6 +135,8 @@ class SpecItem(pytest.Item):
             argv += ["--max-states", str(opt("sigproof_max_states"))]
         if opt("sigproof_timeout") is not None:
             argv += ["--timeout", str(opt("sigproof_timeout"))]
+        if opt("sigproof_require_coverage"):
+            argv += ["--require-coverage"]
         if opt("sigproof_jobs") is not None and _has_jobs():
             argv += ["--jobs", str(opt("sigproof_jobs"))]
         return argv

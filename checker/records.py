@@ -18,7 +18,7 @@ _CLASSES = {c.__name__: c for c in (Span, R.ProcessRef, R.ElementRef, R.Write, R
                                     R.BarrierPassed, R.Overwrote, R.Faulted, R.TraceStep, R.StuckProcess,
                                     R.DirtyElement, R.Violation, R.Stop, R.Stats, R.Result, R.DataAccess, R.Raced,
                                     R.LineCached, R.AccessRef, R.RaceFacts, R.Returned, R.Chose, R.BlocksPassed,
-                                    Semantics)}
+                                    R.Unreached, Semantics)}
 
 
 class RecordError(ValueError):

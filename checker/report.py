@@ -10,7 +10,7 @@ import json
 from dataclasses import fields
 from typing import IO
 
-from checker.result import LABEL as _LABEL, ElementRef, ProcessRef, Result, Span
+from checker.result import LABEL as _LABEL, ElementRef, ProcessRef, Result, Span, operations
 
 
 def _params(result: Result) -> str:
@@ -33,6 +33,8 @@ def text(results: list[Result], out: IO[str], *, quiet: bool = False, timing: bo
             out.write("  (from the cache)\n")
         if r.stop:
             out.write(f"  stopped early: {r.stop.detail}\n")
+        for line in [] if quiet else coverage_lines(r):
+            out.write(f"  {line}\n")
         if r.assumptions and not quiet:
             out.write(f"  assumptions of the extraction ({len(r.assumptions)}):\n")
             for a in r.assumptions:
@@ -58,6 +60,17 @@ def text(results: list[Result], out: IO[str], *, quiet: bool = False, timing: bo
         seconds = f", {r.stats.seconds:.2f} s" if timing else ""
         reduced = r.stats.reductions()
         out.write(f"  {r.stats.states} states, {r.stats.transitions} transitions{reduced}{seconds}\n")
+
+
+def coverage_lines(r: Result) -> list[str]:
+    """What the text report says about coverage after the verdict: the statements never
+    executed (one a line, indented), or that coverage is unknown after a complete search."""
+    if r.unreached is None:
+        return ["coverage unknown: the search without partial-order reduction that confirms it stopped early"] \
+            if r.stop is None and r.operations else []
+    if not r.unreached or (r.vacuous and len(r.unreached) == 1):
+        return []
+    return [f"{operations(len(r.unreached))} never executed:"] + [f"  {u.text}" for u in r.unreached]
 
 
 def json_doc(results: list[Result], *, timing: bool = True) -> dict:
@@ -129,6 +142,9 @@ def _result(r: Result, timing: bool) -> dict:
         "expected": list(r.expected),
         "semantics": r.semantics.to_data(),
         "stats": stats,
+        "unreached": None if r.unreached is None else [
+            {"file": u.span.file, "line": u.span.line, "column": u.span.col, "text": u.statement}
+            for u in r.unreached],
         "violations": [
             {"property": v.property, "message": v.message,
              "trace": [{"step": s.step, "process": s.process, "location": s.location, "statement": s.statement,
@@ -141,6 +157,8 @@ def _result(r: Result, timing: bool) -> dict:
             for v in r.violations
         ],
     }
+    if r.reason:
+        doc["reason"] = r.reason
     if r.assumptions is not None:  # a C++ kernel: what its extraction assumed
         doc["assumptions"] = [{"file": a.span.file, "line": a.span.line, "column": a.span.col, "message": a.message}
                               for a in r.assumptions]

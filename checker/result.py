@@ -318,7 +318,26 @@ class Assumed:
         return f"{self.span}: assumed: {self.message}"
 
 
-LABEL = {"pass": "PASS", "fail": "FAIL", "inconclusive": "INCONCLUSIVE"}
+@dataclass(frozen=True)
+class Unreached:
+    """A signal or data statement that a complete exploration never reached (checker/coverage.py)."""
+
+    span: Span
+    statement: str
+    kind = "unreached"
+
+    @property
+    def text(self) -> str:
+        return f"{self.span} {self.statement}"
+
+
+LABEL = {"pass": "PASS", "fail": "FAIL", "vacuous": "FAIL", "inconclusive": "INCONCLUSIVE"}
+VACUOUS = "vacuous: no signal operation is ever executed"
+
+
+def operations(n: int) -> str:
+    """`1 signal operation`, `3 signal operations`: how reports count statements."""
+    return f"{n} signal operation{'' if n == 1 else 's'}"
 
 
 def fingerprint_caveat(store: str, collision_probability: float | None) -> str:
@@ -329,14 +348,21 @@ def fingerprint_caveat(store: str, collision_probability: float | None) -> str:
             f"probability <= {collision_probability:.2g}")
 
 
-def verdict_phrase(status: str, violated, expected, caveat: str = "") -> str:
+def verdict_phrase(status: str, violated, expected, caveat: str = "", reason: str = "") -> str:
     """The verdict as every report says it (text, HTML, SARIF, JUnit, GitHub): `deadlock`,
-    `deadlock (expected ok)`, `ok so far (expected ok)` for an inconclusive run, then the
-    fingerprint caveat in parentheses where it applies."""
+    `deadlock (expected ok)`, `ok so far (expected ok)` for an inconclusive run, `vacuous: no
+    signal operation is ever executed (REASON)`, `ok, but REASON` for a run that found what it
+    expected and fails on coverage (`Result.reason`), then the fingerprint caveat in
+    parentheses where it applies."""
     got = ", ".join(violated) or "ok"
     want = ", ".join(expected) or "ok"
-    phrase = {"pass": got, "fail": f"{got} (expected {want})",
-              "inconclusive": f"{got} so far (expected {want})"}[status]
+    if status == "vacuous":
+        phrase = f"{VACUOUS} ({reason})" if reason else VACUOUS
+    elif status == "fail" and reason:
+        phrase = f"{got}, but {reason}"
+    else:
+        phrase = {"pass": got, "fail": f"{got} (expected {want})",
+                  "inconclusive": f"{got} so far (expected {want})"}[status]
     return f"{phrase} ({caveat})" if caveat else phrase
 
 
@@ -385,6 +411,11 @@ class Result:
     cached: bool = False  # loaded from a result cache (checker/cache.py), not explored in this run
     assumptions: tuple[Assumed, ...] | None = None  # a C++ kernel's extraction (None: a .sig spec)
     semantics: Semantics = DEFAULT_SEMANTICS  # what the program was taken to mean (replay needs the same)
+    # coverage (checker/coverage.py): how many signal and data statements the program has, and those
+    # never reached; None when not known (the run, or the search that confirms them, stopped early)
+    operations: int | None = None
+    unreached: tuple[Unreached, ...] | None = None
+    require_coverage: bool = False  # --require-coverage: an unreached statement fails the check
 
     @property
     def violated(self) -> list[str]:
@@ -397,16 +428,48 @@ class Result:
     @property
     def verdict(self) -> str:
         """The verdict phrase (`verdict_phrase`) of this result."""
-        return verdict_phrase(self.status, self.violated, self.expected, self.caveat)
+        return verdict_phrase(self.status, self.violated, self.expected, self.caveat, self.reason)
+
+    @property
+    def vacuous(self) -> bool:
+        """No signal or data statement is ever executed (or the program has none)."""
+        return self.unreached is not None and self.operations is not None and len(self.unreached) == self.operations
+
+    @property
+    def reason(self) -> str:
+        """Why a check that found its expected verdict fails all the same: what makes it
+        vacuous, or (with --require-coverage) its unreached statements; '' otherwise."""
+        status = self.status
+        if status == "vacuous":
+            if not self.unreached:
+                return f"the {'skeleton' if self.assumptions is not None else 'spec'} has no signal operation"
+            first = self.unreached[0]
+            if len(self.unreached) == 1:
+                return f"{first.statement} at {first.span} is never reached"
+            return f"{operations(len(self.unreached))}, none reached; the first is {first.statement} at {first.span}"
+        if status == "fail" and self._as_expected:
+            return f"{operations(len(self.unreached))} never executed (--require-coverage)"
+        return ""
+
+    @property
+    def _as_expected(self) -> bool:
+        return set(self.violated) == set(self.expected) and self.stop is None
 
     @property
     def status(self) -> str:
         """pass: exactly the expected properties are violated, over the whole state space;
-        fail: they differ (with fail_fast: an unexpected violation was found); inconclusive:
-        a limit stopped the run first (whatever was found so far, which is still reported);
-        error: the spec could not be checked."""
+        fail: they differ (with fail_fast: an unexpected violation was found), or they do not
+        and some statement is never executed with `require_coverage`; vacuous: they do not
+        differ (whatever the `expect` lines say) but no signal or data statement is ever
+        executed; inconclusive: a limit stopped the run first (whatever was found so far,
+        which is still reported), unless the program has no signal operation at all (vacuous);
+        error: the spec could not be checked. Both fail and vacuous fail the check."""
         if self.error is not None:
             return "error"
         if self.stop is not None and self.stop.reason != "fail_fast":
-            return "inconclusive"
-        return "pass" if set(self.violated) == set(self.expected) and self.stop is None else "fail"
+            return "vacuous" if self.vacuous else "inconclusive"
+        if not self._as_expected:
+            return "fail"
+        if self.vacuous:
+            return "vacuous"
+        return "fail" if self.require_coverage and self.unreached else "pass"

@@ -16,11 +16,10 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from checker.report import verdict
-from checker.result import Result, StuckProcess, Violation
+from checker.report import coverage_lines, verdict
+from checker.result import LABEL as _LABEL, Result, StuckProcess, Violation
 
-_STYLE = {"pass": "bold green", "fail": "bold red", "inconclusive": "bold yellow"}
-_LABEL = {"pass": "PASS", "fail": "FAIL", "inconclusive": "INCONCLUSIVE"}
+_STYLE = {"pass": "bold green", "fail": "bold red", "vacuous": "bold red", "inconclusive": "bold yellow"}
 EXCERPT = 2  # lines of context either side of the statement a violation points at
 
 
@@ -54,6 +53,8 @@ def text(results: list[Result], out: IO[str], *, quiet: bool = False, timing: bo
             c.print("  (from the cache)", style="dim")
         if r.stop:
             c.print(f"  stopped early: {escape(r.stop.detail)}", style="yellow")
+        for line in [] if quiet else coverage_lines(r):
+            c.print(f"  {escape(line)}", style="yellow")
         if r.assumptions and not quiet:
             c.print(f"  assumptions of the extraction ({len(r.assumptions)}):", style="bold")
             for a in r.assumptions:

@@ -179,7 +179,7 @@ def test_whole_specs_folder_is_byte_identical_across_hash_seeds():
 
 
 def test_a_bad_sweep_value_does_not_stop_the_others(spec):
-    code, out, err = sigproof("check", spec("param N = 2;\nranks 1;\nblocks N;\nkernel {}\n"), "--sweep", "N=0..2",
+    code, out, err = sigproof("check", spec("param N = 2;\nranks 1;\nblocks N;\nsignal f;\nkernel { TNOTIFY(f @ 0, 1, AtomicAdd); }\n"), "--sweep", "N=0..2",
                               "-q")
     assert code == 2 and "blocks must be at least 1, not 0" in err
     assert "[N=1]: PASS" in out and "[N=2]: PASS" in out
@@ -258,7 +258,8 @@ def test_library_entry_points(spec):
 
 
 def test_a_param_nothing_uses_is_warned_about(spec):
-    code, out, err = sigproof("check", spec("param L = 2;\nranks 1;\nkernel {}\n"), "--format", "json")
+    code, out, err = sigproof("check", spec("param L = 2;\nranks 1;\nsignal f;\nkernel { TNOTIFY(f @ 0, 1, Set); }\n"),
+                              "--format", "json")
     assert code == 0 and "s.sig:1:1: warning: param 'L' is never used" in err
     assert json.loads(out)["results"][0]["warnings"] == [err.strip()]
     assert sigproof("check", spec("param L = 2;\nranks 1;\nhost { for (int i = 0; i < L; i++) launch; }\nkernel {}\n"))[2] == ""

@@ -56,7 +56,7 @@ NASTY = {
     "homoglyph": "ranks 1; signal flag; kernel { TNOTIFY(fl\u0430g, 1, Set); }",
     "zero_width": "ranks 1; signal f\u200b; kernel {}",
     "crlf": "ranks 1;\r\nsignal f;\r\nkernel {\r\n  TNOTIFY(f, 1, Set);\r\n  TWAIT(f, 1, EQ);\r\n}\r\n",
-    "bom": "\ufeffranks 1; kernel {}",
+    "bom": "\ufeffranks 1; signal f; kernel { TNOTIFY(f, 1, Set); }",
     "tabs": "ranks\t1;\tkernel\t{\t}",
     "python_injection": "ranks __import__('os').system('echo pwned'); kernel {}",
     "format_injection": "ranks 1; signal {f}; kernel {}",
@@ -91,8 +91,8 @@ def test_specific_nasty_outcomes(tmp_path):
     assert "division by zero" in outcome("const_div_zero")[2]
     assert outcome("local_spin")[0] == 1 and "spins forever in a local loop" in outcome("local_spin")[1]
     assert outcome("local_toggle")[0] == 1
-    code, out, _ = outcome("local_growth")
-    assert code == 3 and "without a signal operation" in out
+    code, out, _ = outcome("local_growth")  # no signal operation at all: vacuous, whatever stopped the run
+    assert code == 1 and "FAIL: vacuous" in out and "without a signal operation" in out
     code, out, _ = outcome("local_square")
     assert code == 1 and "integer value too large" in out
     assert outcome("visible_growth")[0] == 3

@@ -131,3 +131,20 @@ def test_the_ini_option_turns_collection_on_or_off(pytester, specs):
     run(pytester, "specs", "--sigproof").assert_outcomes(passed=3)
     pytester.makeini("[pytest]\ntestpaths = tests specs\nsigproof_collect = true\n")
     run(pytester, ).assert_outcomes(passed=3)
+
+
+BRANCH = "ranks 2;\nsignal f;\nkernel {\n  if (rank == 5) {\n    TWAIT(f, 1, EQ);\n  }\n  TNOTIFY(f @ 0, 1, AtomicAdd);\n}\n"
+
+
+def test_a_vacuous_spec_fails_and_coverage_can_be_required(pytester, specs):
+    (specs / "none.sig").write_text(BRANCH.replace("  TNOTIFY(f @ 0, 1, AtomicAdd);\n", ""))
+    (specs / "branch.sig").write_text(BRANCH)
+    result = run(pytester, "specs")
+    result.assert_outcomes(passed=4, failed=1)
+    result.stdout.fnmatch_lines(["specs/none.sig: FAIL: vacuous: no signal operation is ever executed "
+                                 "(TWAIT(f, 1, EQ) at specs/none.sig:5:5 is never reached)"])
+    result = run(pytester, "specs/branch.sig", "--sigproof-require-coverage")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["specs/branch.sig: FAIL: ok, but 1 signal operation never executed "
+                                 "(--require-coverage)", "1 signal operation never executed:",
+                                 "  specs/branch.sig:5:5 TWAIT(f, 1, EQ)"])

@@ -1,6 +1,8 @@
 """The properties of section 5 of the contract, judged while exploring. Entry point: `Monitor`.
 
-The explorer hands the monitor every step with events and every expanded state:
+One monitor per property (Faults, DataRaces, LostNotifications, Deadlocks, DirtyExits);
+`Monitor` feeds them what the explorer hands it, every step with events and every expanded
+state:
 - assertion, overflow, error: at the step whose events show them;
 - lost_notification: at the Set or reset that overwrites a notification, per reader that
   had not read it, from that state (z3 over the operands of that reader's remaining waits);
@@ -46,14 +48,167 @@ class Loss:
     wait_span: object
 
 
+class Faults:
+    """assertion, overflow, error: a step's Fault events (model.system.Fault)."""
+
+    judges = FAULTS  # the properties it reports
+    events = (Fault,)  # the event records it is handed
+
+    def __init__(self, system):
+        self.system = system
+
+    def on_event(self, state, ev) -> tuple[str, object] | None:
+        return ev.kind, ev
+
+    def violation(self, finding: Finding, steps, state, trace, renamed: bool) -> Violation:
+        ev = finding.detail
+        if renamed:  # the finding's event names the representative: the rebuilt step's own
+            ev = next((e for e in steps[-1].events if isinstance(e, Fault) and e.kind == ev.kind
+                       and e.span == ev.span), ev)
+        return Violation(finding.property, f"{self.system.process_name(ev.process)}: {ev.message} at {ev.span}",
+                         trace, span=ev.span)
+
+
+class DataRaces:
+    """data_race: a step's DataRace events (the clocks of model/hb.py found two unordered accesses)."""
+
+    judges = ("data_race",)  # the properties it reports
+    events = (DataRace,)
+
+    def __init__(self, system):
+        self.system = system
+
+    def on_event(self, state, ev) -> tuple[str, object] | None:
+        return "data_race", ev
+
+    def violation(self, finding: Finding, steps, state, trace, renamed: bool) -> Violation:
+        return race_violation(self.system, finding.detail, steps, trace)
+
+
+class LostNotifications:
+    """lost_notification: an Overwrite event (model/ghost.py) whose replaced value some reader
+    that had not read it would accept in a wait it may still execute, and the new value not
+    (z3 over the operands of that reader's remaining waits)."""
+
+    judges = ("lost_notification",)  # the properties it reports
+    events = (Overwrite,)
+
+    def __init__(self, system):
+        self.system = system
+        self.open_question: str | None = None  # a z3 question left open (the verdict is then not settled)
+
+    def on_event(self, state, ev) -> tuple[str, object] | None:
+        loss = self._loss(state, ev)
+        return None if loss is None else ("lost_notification", loss)
+
+    def _loss(self, state, ev) -> Loss | None:
+        """The first reader for which the overwrite `ev` loses its notification, if any."""
+        if ev.clobber:  # an unread notification erased by a stale cache line: lost whatever the waits
+            return Loss(ev, ev.readers[0], None, None, None) if ev.readers else None
+        for reader in ev.readers:
+            for cmp, values, span in self.system.future_reads(state, reader, ev.position):
+                intervals = INT32 if values is TOP else solver.as_intervals(
+                    v for v in values if INT32[0][0] <= v <= INT32[0][1])
+                try:
+                    v = solver.distinguishing_operand(cmp, intervals, ev.old, ev.new)
+                except solver.SolverUnknown as e:
+                    self.open_question = self.open_question or str(e)
+                    continue
+                if v is not None:
+                    return Loss(ev, reader, cmp, v, span)
+        return None
+
+    def violation(self, finding: Finding, steps, state, trace, renamed: bool) -> Violation:
+        loss = finding.detail
+        if renamed:
+            losses = (self._loss(state, e) for e in steps[-1].events if isinstance(e, Overwrite))
+            loss = next((x for x in losses if x is not None), loss)
+        system = self.system
+        ev = loss.event
+        writer = None  # the last TNOTIFY to the element before the overwrite (the one nobody read)
+        for k in range(len(steps) - 2, -1, -1):
+            if isinstance(steps[k].instr, ir.Notify) and any(w[0] == ev.position for w in steps[k].writes):
+                writer = trace[k]
+                break
+        name = system.element(ev.position).name
+        by = f" by TNOTIFY at {writer.location} ({writer.process})" if writer else ""
+        if ev.clobber:
+            message = (f"cache-line clobber: {trace[-1].process} at {ev.span} wrote back its stale copy of the line "
+                       f"that holds {name}, replacing {ev.old} with {ev.new}, but {ev.old} was written{by} and not "
+                       f"read yet by {system.reader_process(loss.reader)} (a Set to a cell that shares a 64-byte "
+                       f"line with cells other agents write; pad each Set slot to its own line)")
+            return Violation("lost_notification", message, trace, span=ev.span)
+        message = (f"{trace[-1].process} at {ev.span} replaced {name} = {ev.old} with {ev.new}, but {ev.old} was "
+                   f"written{by} and not read yet by {system.reader_process(loss.reader)}; the wait at "
+                   f"{loss.wait_span} ({loss.cmp} {loss.operand}) would be satisfied by {ev.old} but not by "
+                   f"{ev.new}")
+        return Violation("lost_notification", message, trace, span=ev.span)
+
+
+class Deadlocks:
+    """deadlock: a state with no step that is not final (while exploring), and the bottom
+    strongly connected components that cannot finish (`stuck_states`, once the graph is complete)."""
+
+    judges = ("deadlock",)  # the properties it reports
+    events = ()
+
+    def __init__(self, system):
+        self.system = system
+
+    def on_expanded(self, state, nsteps: int, final: bool) -> str | None:
+        return "deadlock" if nsteps == 0 and not final else None
+
+    def violation(self, finding: Finding, steps, state, trace, renamed: bool) -> Violation:
+        system = self.system
+        situation = tuple(_stuck(system, s) for s in system.situation(state))
+        if not system.successors(state) and not system.spinning(state):
+            message = "no process can take a step, but the run has not finished"
+        else:
+            message = "the remaining processes can only spin forever: the run can never finish"
+        blocking = [x for x in situation if x.waits != "join"] or situation  # a launch waits for the others
+        return Violation("deadlock", message, trace, situation, blocking[0].span if blocking else None)
+
+
+class DirtyExits:
+    """dirty_exit (with `check clean_exit`): a final state with a signal not at its initial value."""
+
+    judges = ("dirty_exit",)  # the properties it reports
+    events = ()
+
+    def __init__(self, system):
+        self.system = system
+
+    def on_expanded(self, state, nsteps: int, final: bool) -> str | None:
+        return "dirty_exit" if final and self.system.dirty(state) else None
+
+    def violation(self, finding: Finding, steps, state, trace, renamed: bool) -> Violation:
+        system = self.system
+        dirty = system.dirty(state)
+        situation = tuple(DirtyElement(element_ref(system, p), v, init) for p, v, init in dirty[:32])
+        message = f"every host finished, but {len(dirty)} signal element(s) differ from their initial values"
+        return Violation("dirty_exit", message, trace, situation)
+
+
 class Monitor:
+    """One monitor per property (above), fed by the explorer: each step's events go to the
+    monitor of their kind, each expanded state to those that judge states. Each property keeps
+    its first finding."""
+
     def __init__(self, system, *, expected=(), clean_exit: bool = False, fail_fast: bool = False):
         self.system = system
         self.expected = set(expected)
-        self.clean_exit = clean_exit
         self.fail_fast = fail_fast
         self.found: dict[str, Finding] = {}
-        self.open_question: str | None = None
+        self.losses = LostNotifications(system)
+        self.deadlocks = Deadlocks(system)
+        monitors = [Faults(system), DataRaces(system), self.losses, self.deadlocks]
+        self.on_states = [self.deadlocks] + ([DirtyExits(system)] if clean_exit else [])
+        self.by_event = {cls: m for m in monitors for cls in m.events}
+        self.by_property = {name: m for m in monitors + self.on_states for name in m.judges}
+
+    @property
+    def open_question(self) -> str | None:
+        return self.losses.open_question
 
     def _first(self, finding: Finding) -> bool:
         """Keep `finding` if its property has none yet; True when the run should stop."""
@@ -73,40 +228,21 @@ class Monitor:
     def step(self, src: int, state, step, dst: int) -> bool:
         stop = False
         for ev in step.events:
-            if isinstance(ev, Fault):
-                stop |= self._first(Finding(ev.kind, src, step.label, ev))
-            elif isinstance(ev, DataRace):
-                stop |= self._first(Finding("data_race", src, step.label, ev))
-            elif isinstance(ev, Overwrite) and "lost_notification" not in self.found:
-                loss = self._loss(state, ev)
-                if loss is not None:
-                    stop |= self._first(Finding("lost_notification", src, step.label, loss))
+            monitor = self.by_event.get(ev.__class__)
+            if monitor is None or (monitor is self.losses and "lost_notification" in self.found):
+                continue
+            found = monitor.on_event(state, ev)
+            if found is not None:
+                stop |= self._first(Finding(found[0], src, step.label, found[1]))
         return stop
 
     def expanded(self, index: int, state, nsteps: int) -> bool:
         final = self.system.is_final(state)
-        if nsteps == 0 and not final:
-            return self._first(Finding("deadlock", index, None))
-        if final and self.clean_exit and self.system.dirty(state):
-            return self._first(Finding("dirty_exit", index, None))
+        for monitor in self.on_states:
+            name = monitor.on_expanded(state, nsteps, final)
+            if name is not None:
+                return self._first(Finding(name, index, None))
         return False
-
-    def _loss(self, state, ev) -> Loss | None:
-        """The first reader for which the overwrite `ev` loses its notification, if any."""
-        if ev.clobber:  # an unread notification erased by a stale cache line: lost whatever the waits
-            return Loss(ev, ev.readers[0], None, None, None) if ev.readers else None
-        for reader in ev.readers:
-            for cmp, values, span in self.system.future_reads(state, reader, ev.position):
-                intervals = INT32 if values is TOP else solver.as_intervals(
-                    v for v in values if INT32[0][0] <= v <= INT32[0][1])
-                try:
-                    v = solver.distinguishing_operand(cmp, intervals, ev.old, ev.new)
-                except solver.SolverUnknown as e:
-                    self.open_question = self.open_question or str(e)
-                    continue
-                if v is not None:
-                    return Loss(ev, reader, cmp, v, span)
-        return None
 
     # ------------------------------------------------------------ after the search
 
@@ -128,59 +264,10 @@ class Monitor:
         return violations, stop
 
     def _violation(self, ex: Exploration, f: Finding) -> Violation:
-        system = self.system
-        steps, state = walk_to(system, ex, f.src, f.label)
-        trace = trace_of(system, steps)
+        steps, state = walk_to(self.system, ex, f.src, f.label)
+        trace = trace_of(self.system, steps)
         renamed = ex.symmetry is not None and f.src >= 0  # the finding's events name the representative
-        if f.property in FAULTS:
-            ev = f.detail
-            if renamed:
-                ev = next((e for e in steps[-1].events if isinstance(e, Fault) and e.kind == ev.kind
-                           and e.span == ev.span), ev)
-            return Violation(f.property, f"{system.process_name(ev.process)}: {ev.message} at {ev.span}", trace,
-                             span=ev.span)
-        if f.property == "lost_notification":
-            loss = f.detail
-            if renamed:
-                losses = (self._loss(state, e) for e in steps[-1].events if isinstance(e, Overwrite))
-                loss = next((x for x in losses if x is not None), loss)
-            return self._lost(loss, steps, trace)
-        if f.property == "data_race":
-            return race_violation(system, f.detail, steps, trace)
-        if f.property == "deadlock":
-            situation = tuple(_stuck(system, s) for s in system.situation(state))
-            if not system.successors(state) and not system.spinning(state):
-                message = "no process can take a step, but the run has not finished"
-            else:
-                message = "the remaining processes can only spin forever: the run can never finish"
-            blocking = [x for x in situation if x.waits != "join"] or situation  # a launch waits for the others
-            return Violation("deadlock", message, trace, situation, blocking[0].span if blocking else None)
-        dirty = system.dirty(state)
-        situation = tuple(DirtyElement(element_ref(system, p), v, init) for p, v, init in dirty[:32])
-        message = f"every host finished, but {len(dirty)} signal element(s) differ from their initial values"
-        return Violation("dirty_exit", message, trace, situation)
-
-    def _lost(self, loss: Loss, steps, trace) -> Violation:
-        system = self.system
-        ev = loss.event
-        writer = None  # the last TNOTIFY to the element before the overwrite (the one nobody read)
-        for k in range(len(steps) - 2, -1, -1):
-            if isinstance(steps[k].instr, ir.Notify) and any(w[0] == ev.position for w in steps[k].writes):
-                writer = trace[k]
-                break
-        name = system.element(ev.position).name
-        by = f" by TNOTIFY at {writer.location} ({writer.process})" if writer else ""
-        if ev.clobber:
-            message = (f"cache-line clobber: {trace[-1].process} at {ev.span} wrote back its stale copy of the line "
-                       f"that holds {name}, replacing {ev.old} with {ev.new}, but {ev.old} was written{by} and not "
-                       f"read yet by {system.reader_process(loss.reader)} (a Set to a cell that shares a 64-byte "
-                       f"line with cells other agents write; pad each Set slot to its own line)")
-            return Violation("lost_notification", message, trace, span=ev.span)
-        message = (f"{trace[-1].process} at {ev.span} replaced {name} = {ev.old} with {ev.new}, but {ev.old} was "
-                   f"written{by} and not read yet by {system.reader_process(loss.reader)}; the wait at "
-                   f"{loss.wait_span} ({loss.cmp} {loss.operand}) would be satisfied by {ev.old} but not by "
-                   f"{ev.new}")
-        return Violation("lost_notification", message, trace, span=ev.span)
+        return self.by_property[f.property].violation(f, steps, state, trace, renamed)
 
 
 def _stuck(system, s) -> StuckProcess:

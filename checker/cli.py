@@ -402,10 +402,11 @@ def _verify_certificate(args, stdout: IO[str], stderr: IO[str]) -> int:
     return EXIT_OK
 
 
-def _program(path: Path, params: dict, config_path: str | None, stderr: IO[str]):
+def _program(path: Path, params: dict, config_path: str | None, stderr: IO[str], born: bool = True):
     """(Program, cite) of one spec or kernel with these params, or None after writing its
-    errors. A C++ or MLIR kernel is extracted first: the Program is its skeleton's, and `cite`
-    maps the skeleton's `file:line:col` locations in a text to the kernel's."""
+    errors. A C++ or MLIR kernel is extracted first: the Program is its skeleton's, born at
+    the kernel's locations as `check` makes it (`born=False`: at the skeleton's, for graph and
+    export); `cite` maps the locations of the model's rendering to those of a printed trace."""
     from checker.kernels import is_kernel, kernel_tasks
 
     if is_kernel(path):
@@ -419,10 +420,10 @@ def _program(path: Path, params: dict, config_path: str | None, stderr: IO[str])
             except ExtractError as e:
                 stderr.write(f"{e}\n")
                 return None
-        tasks, origins, _ = kernel_tasks(path, params, config)
+        tasks, origins, _ = kernel_tasks(path, params, config, born=born)
         first = tasks[0]
-        if isinstance(first, tuple):
-            return first[0], origins.text
+        if isinstance(first, tuple):  # born at the kernel's locations: nothing to map
+            return first[0], lambda text: text
         stderr.write(first.error + "\n")
         return None
     try:
@@ -436,7 +437,7 @@ def _one_program(args, stderr: IO[str]):
     """The Program of the one spec a subcommand takes (with its -D values), or None after
     writing its errors. A C++ or MLIR kernel is extracted first: the Program is its skeleton's
     (locations are the skeleton's, `KERNEL.cpp.sig:LINE:COL`)."""
-    loaded = _program(spec_files(args.paths)[0], _defines(args.defines), None, stderr)
+    loaded = _program(spec_files(args.paths)[0], _defines(args.defines), None, stderr, born=False)
     return None if loaded is None else loaded[0]
 
 

@@ -2,10 +2,11 @@
 it like any spec, and cite the kernel's C++ locations in what comes back. Entry: `check_inputs`.
 
 The skeleton is checked under the name `KERNEL.cpp.sig` (the file `sigproof extract KERNEL.cpp
--o KERNEL.cpp.sig` would write). Afterwards every span of the result (violations, trace steps,
-stuck processes, faults, races) is replaced by the C++ range the extractor's source map gives
-for its skeleton line, and `file:line:col` locations inside rendered messages, warnings and
-errors likewise. A skeleton line with no C++ origin (`ranks`, `param NRANKS`, a closing brace)
+-o KERNEL.cpp.sig` would write), its Program born at the kernel's locations: before the check,
+every span of its IR is replaced by the C++ range the extractor's source map gives for its
+skeleton line (`born_at`), so traces, messages, stuck processes, races and unreached
+statements cite the kernel from the start and its traces replay as they are printed; only
+the rendered warnings and errors of the skeleton's own checks are mapped as text. A skeleton line with no C++ origin (`ranks`, `param NRANKS`, a closing brace)
 is cited at the kernel's declaration. The result names the kernel file and carries the
 extraction's assumptions. Known limitation: a span is mapped per line, so a column inside a
 skeleton line becomes the whole C++ call it comes from.
@@ -78,24 +79,6 @@ def origins_of(extraction, skeleton: str, kernel: str) -> Origins:
     return Origins(skeleton, kernel, lines, at)
 
 
-def relocate(x, origins: Origins):
-    """A result record with every span and every location in its text mapped to C++."""
-    if isinstance(x, Span):
-        return origins.span(x)
-    if isinstance(x, str):
-        return origins.text(x)
-    if isinstance(x, tuple):
-        return tuple(relocate(y, origins) for y in x)
-    if isinstance(x, list):
-        return [relocate(y, origins) for y in x]
-    if isinstance(x, dict):
-        return {k: relocate(v, origins) for k, v in x.items()}
-    if dataclasses.is_dataclass(x) and not isinstance(x, type):
-        changes = {f.name: relocate(getattr(x, f.name), origins) for f in dataclasses.fields(x)}
-        return dataclasses.replace(x, **changes)
-    return x
-
-
 def _excerpts(text: str) -> str:
     """A rendered spec error shows the skeleton's line and a caret under its location; once the
     location is the kernel's, show the C++ line instead."""
@@ -139,9 +122,35 @@ def _source_tasks(source: str, name: str, params: Mapping) -> list:
     return out
 
 
-def kernel_tasks(path: Path, params: Mapping, config: dict | None = None) -> tuple[list, Origins | None, tuple]:
-    """Extract a kernel: its check tasks, the origins of its skeleton lines and its assumptions.
-    An extraction error is one error Result."""
+def born_at(program, origins: Origins):
+    """The skeleton's Program with every span of its IR at the kernel's C++ (or MLIR) range,
+    so that whatever a check renders from it (traces, messages, stuck processes, races)
+    cites the kernel from the start. The rendered warnings of the semantic checks are text,
+    mapped as text."""
+    memo: dict = {}
+
+    def walk(x):
+        if isinstance(x, Span):
+            return origins.span(x)
+        if isinstance(x, tuple):
+            return tuple(walk(y) for y in x)
+        if dataclasses.is_dataclass(x) and not isinstance(x, type):
+            hit = memo.get(id(x))
+            if hit is None:
+                changes = {f.name: walk(getattr(x, f.name)) for f in dataclasses.fields(x)}
+                hit = memo[id(x)] = (x, dataclasses.replace(x, **changes))
+            return hit[1]
+        return x
+
+    out = walk(program)
+    return dataclasses.replace(out, warnings=tuple(origins.text(w) for w in out.warnings))
+
+
+def kernel_tasks(path: Path, params: Mapping, config: dict | None = None,
+                 born: bool = True) -> tuple[list, Origins | None, tuple]:
+    """Extract a kernel: its check tasks (each Program born at the kernel's locations, see
+    `born_at`, unless `born` is False: then at its skeleton's), the origins of its skeleton
+    lines and its assumptions. An extraction error is one error Result."""
     from frontends.core.errors import ExtractError
 
     name = path.as_posix()
@@ -151,14 +160,19 @@ def kernel_tasks(path: Path, params: Mapping, config: dict | None = None) -> tup
         return [Result(name, {}, error=str(e), assumptions=())], None, ()
     skeleton = name + ".sig"
     assumptions = tuple(Assumed(Span(a.file, a.line, a.col, a.line, a.col), a.text) for a in extraction.assumptions)
-    return _source_tasks(extraction.sig_text, skeleton, params), origins_of(extraction, skeleton, name), assumptions
+    origins = origins_of(extraction, skeleton, name)
+    tasks = [t if isinstance(t, Result) or not born else (born_at(t[0], origins),) + t[1:]
+             for t in _source_tasks(extraction.sig_text, skeleton, params)]
+    return tasks, origins, assumptions
 
 
 def cited(result: Result, origins: Origins, assumptions: tuple) -> Result:
-    """A skeleton's result as the kernel's: C++ spans, the kernel's name, its assumptions."""
-    out = relocate(result, origins)
+    """A skeleton's result as the kernel's: its name, its assumptions; a spec error (rendered
+    at the skeleton's lines) cited at the kernel's. Everything else was born at the kernel's
+    locations (`born_at`)."""
+    out = dataclasses.replace(result)
     if out.error is not None:
-        out.error = _excerpts(out.error)
+        out.error = _excerpts(origins.text(out.error))
     out.spec = origins.kernel
     out.assumptions = assumptions
     return out

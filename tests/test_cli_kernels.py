@@ -344,23 +344,44 @@ def test_ci_formats_annotate_the_cpp_line():
     assert out.startswith(f"::error file={kernel('bug_slot_overrun')},line=20,col=5,")
 
 
-def test_relocation_maps_every_span_and_location_in_text():
-    """The library layer: spans and `skeleton:L:C` in messages and warnings map to C++, an
-    unmapped line to the kernel's declaration, a bare skeleton name to the kernel file."""
-    from checker.kernels import Origins, cited
-    from checker.result import Assumed, ProcessRef, Result, Stats, TraceStep, Violation
+def test_a_kernel_program_is_born_at_the_kernels_lines():
+    """The library layer: every span of the skeleton's IR maps to C++ before the check (an
+    unmapped line to the kernel's declaration); warnings and spec errors, rendered text, map
+    as text; the result names the kernel and carries its assumptions."""
+    import dataclasses
+
+    from checker.check import check_program
+    from checker.kernels import Origins, born_at, cited
+    from checker.result import Assumed, Result
+    from model import compile_spec, parse
     from model.errors import Span
 
+    text = "ranks 2;\nsignal f;\nkernel {\n  TNOTIFY(f @ 1, 1, Set);\n  TWAIT(f, 2, EQ);\n}\n"
+    program = compile_spec(parse(text, "k.cpp.sig"), {})
     call, at = Span("k.cpp", 20, 5, 20, 40), Span("k.cpp", 3, 10, 3, 10)
-    origins = Origins("k.cpp.sig", "k.cpp", {14: call}, at)
-    step = TraceStep(1, ProcessRef("kernel", 0, 0, "rank 0 block 0"), Span("k.cpp.sig", 14, 9, 14, 30), "TNOTIFY(f, 1, Set)", ())
-    result = Result("k.cpp.sig", {"N": 2}, [Violation("error", "bad index at k.cpp.sig:14:9", (step,),
-                                                        span=Span("k.cpp.sig", 2, 1, 2, 5))],
-                    stats=Stats(1, 1, 0.0), warnings=("k.cpp.sig:14:3: warning: x", "k.cpp.sig: note"))
-    out = cited(result, origins, (Assumed(at, "something"),))
-    (v,) = out.violations
-    assert out.spec == "k.cpp" and v.trace[0].span == call and v.span == at
-    assert v.message == "bad index at k.cpp:20:5"
-    assert out.warnings == ("k.cpp:20:5: warning: x", "k.cpp: note")
-    assert out.assumptions[0].text == "k.cpp:3:10: assumed: something"
-    assert result.violations[0].trace[0].span.file == "k.cpp.sig"  # the input record is not changed
+    origins = Origins("k.cpp.sig", "k.cpp", {4: call}, at)
+    program = dataclasses.replace(program, warnings=("k.cpp.sig:4:3: warning: x", "k.cpp.sig: note"))
+    born = born_at(program, origins)
+    spans = []
+
+    def walk(x):
+        if isinstance(x, Span):
+            spans.append(x)
+        elif isinstance(x, tuple):
+            for y in x:
+                walk(y)
+        elif dataclasses.is_dataclass(x):
+            for f in dataclasses.fields(x):
+                walk(getattr(x, f.name))
+
+    walk(born)
+    assert spans and all(sp.file == "k.cpp" for sp in spans) and call in spans and at in spans
+    assert born.warnings == ("k.cpp:20:5: warning: x", "k.cpp: note")
+    result = cited(check_program(born, "k.cpp.sig"), origins, (Assumed(at, "something"),))
+    assert result.spec == "k.cpp" and result.violated == ["deadlock"]
+    (v,) = result.violations
+    assert v.span == at and all(step.span.file == "k.cpp" for step in v.trace)  # the TWAIT has no C++ origin
+    assert any(step.span == call for step in v.trace) and "k.cpp.sig" not in repr(result)
+    assert result.assumptions[0].text == "k.cpp:3:10: assumed: something"
+    error = cited(Result("k.cpp.sig", {}, error="k.cpp.sig:4:3: error: bad"), origins, ())
+    assert error.error.startswith("k.cpp:20:5: error: bad")

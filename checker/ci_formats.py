@@ -149,12 +149,19 @@ def steps(v: dict) -> str:
     if not trace:
         lines.append("  (in the initial state, before any step)")
     for s in trace:
-        lines.append(f"  {s['step']:>{nw}}. {s['process']:<{pw}}  {s['location']:<{lw}}  {s['statement']}")
+        lines.append(f"  {s['step']:>{nw}}. {s['process']:<{pw}}  {s['location']:<{lw}}  {s['statement']}"
+                     f"{locals_text(s)}")
         lines += [f"  {'':>{nw}}  {'':<{pw}}  {'':<{lw}}    {e}" for e in s["effects"]]
     if v.get("situation"):
         lines.append("  stuck:" if v["property"] == "deadlock" else "  at the end:")
         lines += [f"    {line}" for line in v["situation"]]
     return "\n".join(lines)
+
+
+def locals_text(step: dict) -> str:
+    """`  (round = 1, tries = 3)`: the locals a JSON trace step changed, as the text report shows them."""
+    changed = step.get("locals") or {}
+    return "  (" + ", ".join(f"{k} = {v}" for k, v in changed.items()) + ")" if changed else ""
 
 
 def report(result: dict) -> str:
@@ -284,7 +291,7 @@ def _rule(rule) -> dict:
 
 def _step_message(step: dict) -> str:
     effects = "; ".join(step.get("effects", []))
-    text = f"{step['process']}: {step['statement']}"
+    text = f"{step['process']}: {step['statement']}{locals_text(step)}"
     return f"{text} — {effects}" if effects else text
 
 

@@ -216,6 +216,8 @@ def _note(s: TraceStep) -> str:
 
 def _tip(s: TraceStep, values: dict[str, int] | None = None) -> str:
     lines = [f"{s.step}. {s.process}  {s.location}", s.statement] + [e.text for e in s.effects]
+    if s.locals:
+        lines.append("locals after: " + s.locals_text[1:-1])
     if values:
         lines.append("after: " + ", ".join(f"{k} = {v}" for k, v in values.items()))
     return escape("\n".join(lines))
@@ -324,7 +326,7 @@ def _values(v: Violation, anchor) -> str:
     names = list(initial)
     head = "".join(f"<th>{escape(n)}</th>" for n in names)
     first = "".join(f"<td class=\"num\">{initial[n]}</td>" for n in names)
-    rows = [f"<tr><td></td><td>initial</td><td></td>{first}</tr>"]
+    rows = [f"<tr><td></td><td>initial</td><td></td>{first}<td></td></tr>"]
     for s, values in zip(v.trace, _values_after(v.trace)):
         written = {e.element.name for e in s.effects if isinstance(e, Write)}
         erased = {e.element.name for e in s.effects if isinstance(e, Overwrote)}
@@ -335,6 +337,6 @@ def _values(v: Violation, anchor) -> str:
         href = anchor(s.span)
         where = f"<a href=\"{href}\">{escape(s.location)}</a>" if href else escape(s.location)
         rows.append(f"<tr data-step=\"{s.step}\"><td class=\"num\">{s.step}</td><td>{escape(s.process)}</td>"
-                    f"<td>{where}</td>{''.join(cells)}</tr>")
+                    f"<td>{where}</td>{''.join(cells)}<td class=\"locals\">{escape(s.locals_text[1:-1])}</td></tr>")
     return (f"<table class=\"values\"><caption>signal values after each step</caption><tr><th>step</th>"
-            f"<th>process</th><th>at</th>{head}</tr>\n" + "\n".join(rows) + "\n</table>\n")
+            f"<th>process</th><th>at</th>{head}<th>locals changed</th></tr>\n" + "\n".join(rows) + "\n</table>\n")

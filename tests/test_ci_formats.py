@@ -382,7 +382,10 @@ def test_a_verdict_on_fingerprints_carries_its_caveat_in_every_format(work):
     assert (note["ruleId"], note["level"]) == ("fingerprint-store", "note")
     assert note["message"]["text"] == first.split(": ", 1)[1] + " [N=4]"
     (case,) = ET.fromstring(junit).iter("testcase")
-    assert case.find("system-out").text == first and case.find("failure") is None
+    out = case.find("system-out").text.splitlines()
+    assert out[0] == first and case.find("failure") is None
+    assert out[1:] == ["semantics: tensor_wait=pass, memory_model=pto, set_granularity=word",
+                       "reductions: partial-order reduction"]
     notice = [line for line in github.splitlines() if "fingerprint" in line]
     assert len(notice) == 1 and notice[0].startswith("::notice file=specs/all_to_all_barrier.sig") and caveat in notice[0]
     # the exact store: none of it

@@ -1,10 +1,11 @@
 """One self-contained HTML report of results (`sigproof check --html FILE`). Entry: `write`, `page`.
 
-Per spec: the verdicts and statistics; per violation a message-sequence chart as inline SVG
+Per spec: the verdicts and statistics, what the verdict rests on (semantics, reductions, a
+kernel's extraction assumptions); per violation a message-sequence chart as inline SVG
 (a lane per process, a mark per step, arrows from a TNOTIFY to the later reads that saw the
 value it wrote, erased notifications and stuck processes marked), the spec's source beside
-it with a line anchor for every step to link to, and the signal values after each step.
-No scripts, no external resources: hovering a mark shows its step through SVG <title>.
+it with a line anchor for every step to link to, and the signal values and the changed
+locals after each step. No scripts, no external resources: hovering a mark shows its step through SVG <title>.
 Known limitation: the values table shows only the elements the trace writes or reads, with
 their value as first seen (the model's initial values are not part of a result).
 """
@@ -97,6 +98,7 @@ def _section(k: int, r: Result, timing: bool) -> str:
     out.append(f"<p>{r.stats.states} states, {r.stats.transitions} transitions{seconds}{cached}</p>\n")
     if r.stop:
         out.append(f"<p class=\"inconclusive\">stopped early: {escape(r.stop.detail)}</p>\n")
+    out.append(_basis(r))
     if r.unreached:
         items = "".join(f"<li>{escape(u.text)}</li>" for u in r.unreached)
         out.append(f"<p>{operations(len(r.unreached))} never executed:</p>\n<ul class=\"situation\">{items}</ul>\n")
@@ -104,6 +106,19 @@ def _section(k: int, r: Result, timing: bool) -> str:
     for j, v in enumerate(r.violations):
         out.append(_violation(f"r{k}v{j}", r, v, source))
     out.append("</section>\n")
+    return "".join(out)
+
+
+def _basis(r: Result) -> str:
+    """What the verdict rests on: the semantics, the reductions, a kernel's assumptions (the
+    fingerprint caveat is in the verdict)."""
+    used = ", ".join(x for x in (f"{r.stats.reduction} reduction" if r.stats.reduction else "",
+                                 f"symmetry: {r.stats.symmetry}" if r.stats.symmetry else "") if x)
+    out = [f"<p class=\"basis\">semantics: {escape(r.semantics.describe())}; reductions: {escape(used or 'none')}</p>\n"]
+    if r.assumptions is not None:
+        items = "".join(f"<li>{escape(a.text)}</li>" for a in r.assumptions)
+        out.append(f"<p>assumptions of the extraction ({len(r.assumptions)}):</p>\n"
+                   f"<ul class=\"situation assumptions\">{items}</ul>\n")
     return "".join(out)
 
 

@@ -115,7 +115,7 @@ def test_replay_checks_the_locals():
     assert replay(program, violation, io.StringIO()) is None
 
 
-def test_a_step_that_ends_its_process_or_a_joint_step_has_none():
+def test_a_launch_changes_no_local_of_its_host():
     system = system_of(LOOPS)
     state = system.initial()[0]
     for step in system.successors(state):  # the hosts' launches: no local of a host changes

@@ -114,7 +114,8 @@ def _basis(r: Result) -> str:
     fingerprint caveat is in the verdict)."""
     used = ", ".join(x for x in (f"{r.stats.reduction} reduction" if r.stats.reduction else "",
                                  f"symmetry: {r.stats.symmetry}" if r.stats.symmetry else "") if x)
-    out = [f"<p class=\"basis\">semantics: {escape(r.semantics.describe())}; reductions: {escape(used or 'none')}</p>\n"]
+    out = [f"<p class=\"basis\">semantics: {escape(r.semantics.describe())}; "
+           f"reductions: {escape(used or 'none')}</p>\n"]
     if r.assumptions is not None:
         items = "".join(f"<li>{escape(a.text)}</li>" for a in r.assumptions)
         out.append(f"<p>assumptions of the extraction ({len(r.assumptions)}):</p>\n"

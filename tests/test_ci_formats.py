@@ -542,8 +542,8 @@ def test_a_kernels_assumptions_are_in_every_format(tmp_path):
     run_ = json.loads(sarif)["runs"][0]
     notes = [r for r in run_["results"] if r["ruleId"] == "assumption"]
     assert [r["level"] for r in notes] == ["note"] * 4
-    assert [r["message"]["text"] for r in notes] == [f"assumed: {a['message']} [{ci_formats.params_text(result['params'])}]"
-                                                      for a in assumed]
+    suffix = f" [{ci_formats.params_text(result['params'])}]"
+    assert [r["message"]["text"] for r in notes] == [f"assumed: {a['message']}{suffix}" for a in assumed]
     located = [(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
                 r["locations"][0]["physicalLocation"]["region"]["startLine"],
                 r["locations"][0]["physicalLocation"]["region"]["startColumn"]) for r in notes]
@@ -578,7 +578,8 @@ def test_semantics_and_reductions_are_in_sarif_junit_and_html(tmp_path):
     """A failing check (expect lines removed) under a non-default semantics, reduced by symmetry
     and partial order."""
     page, spec = tmp_path / "report.html", tmp_path / "ring.sig"
-    spec.write_text(re.sub(r"(?m)^\s*expect\s+\w+\s*;.*$", "", (ROOT / "specs" / "bug_ring_eq_overrun.sig").read_text()))
+    ring = (ROOT / "specs" / "bug_ring_eq_overrun.sig").read_text()
+    spec.write_text(re.sub(r"(?m)^\s*expect\s+\w+\s*;.*$", "", ring))
     argv = ("check", spec, "--memory-model", "sc", "--no-timing", "--html", page,
             "--format")
     doc = json.loads(sigproof(*argv, "json")[1])

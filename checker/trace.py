@@ -6,8 +6,8 @@ Each step records the locals of its process that it changed (`TraceStep.locals`)
 after the step whose value differs from before it, or that were dead before it (a dead local
 is zeroed in states, System.live_slots; one dead before and live after was assigned by the
 step, its initialization included). Known limitations: a local the step assigned and that is
-dead after it is not shown, nor are compiler temporaries (`$t...`), nor the locals of the
-joint host_barrier and block_barrier steps."""
+dead after it is not shown, nor are compiler temporaries (`$t...`), `event` locals (the state
+of an async transfer), or the locals of the joint host_barrier and block_barrier steps."""
 
 from __future__ import annotations
 
@@ -115,14 +115,25 @@ def changed_locals(system, before, step) -> tuple[tuple[str, int], ...]:
     is_host = system.process(i).kind == "host"
     code = system.code_of(i)
     live0, live1 = system.live_slots[is_host][pc0], system.live_slots[is_host][pc1]
+    event = _event_slot(step.instr)
     out = []
     for slot in range(len(new)) if live1 is None else live1:
-        if (live0 is None or slot in live0) and old[slot] == new[slot]:
+        if slot == event or ((live0 is None or slot in live0) and old[slot] == new[slot]):
             continue
         name = local_name(code, pc1, slot)
         if not name.startswith("$"):
             out.append((name, new[slot]))
     return tuple(out)
+
+
+def _event_slot(ins) -> int | None:
+    """The `event` local an instruction issues, waits for or tests: its value is the state of an
+    async transfer (model/hb.py), not a number of the spec, so traces leave it out."""
+    if isinstance(ins, ir.Copy):
+        return ins.event[0] if ins.event is not None else None
+    if isinstance(ins, (ir.WaitEvent, ir.TestEvent)):
+        return ins.slot
+    return None
 
 
 def local_name(code: ir.Code, pc: int, slot: int) -> str:

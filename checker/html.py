@@ -5,8 +5,8 @@ kernel's extraction assumptions); per violation a message-sequence chart as inli
 (a lane per process, a mark per step, arrows from a TNOTIFY to the later reads that saw the
 value it wrote, erased notifications and stuck processes marked), the spec's source beside
 it with a line anchor for every step to link to, and the signal values and the changed
-locals after each step. No scripts, no external resources: hovering a mark shows its step through SVG <title>.
-Known limitation: the values table shows only the elements the trace writes or reads, with
+locals after each step. No scripts, no external resources: hovering a mark shows its step
+through SVG <title>. Known limitation: the values table shows only the elements the trace writes or reads, with
 their value as first seen (the model's initial values are not part of a result).
 """
 

@@ -120,3 +120,18 @@ def test_a_launch_changes_no_local_of_its_host():
     state = system.initial()[0]
     for step in system.successors(state):  # the hosts' launches: no local of a host changes
         assert changed_locals(system, state, step) == ()
+
+
+def test_the_other_views_show_them_too():
+    from checker import ci_formats, html
+
+    result = check_text(LOOPS, por=False)
+    page = html.page([result], timing=False)
+    assert "<td class=\"locals\">round = 1</td>" in page and "locals after: tries = 2" in page
+    violation = json_doc([result])["results"][0]["violations"][0]
+    shown = ci_formats.steps(violation)  # the counterexample of JUnit failures and GitHub annotations
+    assert "TWAIT(flag, tries + 1, GE)  (tries = 1)" in shown
+    flow = json.loads(ci_formats.sarif({"results": [{**json_doc([result])["results"][0], "expected": []}]}))
+    messages = [x["location"]["message"]["text"]
+                for x in flow["runs"][0]["results"][0]["codeFlows"][0]["threadFlows"][0]["locations"]]
+    assert "rank 0 block 0: TNOTIFY(flag @ 1, 1, AtomicAdd)  (round = 1) — flag@1: 0 -> 1" in messages

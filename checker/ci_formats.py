@@ -6,7 +6,10 @@ Only problems become SARIF results and GitHub annotations: a violation the spec 
 found before a limit stopped the run), expected violations not found by a complete run, spec
 errors, inconclusive runs (SARIF `note`, GitHub `warning`), vacuous checks, and each
 statement never reached (`unreached`: SARIF `note`, GitHub `notice`; an error with
---require-coverage). Source locations come from the
+--require-coverage), and each assumption of a kernel's extraction (`assumption`: SARIF `note`,
+GitHub `notice`, at its C++ line). Every format also says what each verdict rests on
+(`basis`): the semantics, the reductions used and the assumptions, in the SARIF run's and
+results' `properties` and the JUnit testcase's system-out. Source locations come from the
 `span` keys when the document has them and otherwise from the `file:line:col` strings.
 """
 
@@ -15,10 +18,10 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import quote
 
-from checker.ci_rules import ALL, EXPECTATION, FINGERPRINTS, INCONCLUSIVE, SPEC_ERROR, UNREACHED, VACUOUS
+from checker.ci_rules import ALL, ASSUMPTION, EXPECTATION, FINGERPRINTS, INCONCLUSIVE, SPEC_ERROR, UNREACHED, VACUOUS
 from checker.result import LABEL, fingerprint_caveat, operations, verdict_phrase
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -49,6 +52,7 @@ class Problem:
     violation: dict | None = None  # for a counterexample
     detail: str = ""  # longer text: the counterexample, the error with its source line
     stop_reason: str | None = None  # why an inconclusive run stopped (newer documents)
+    basis: dict | None = None  # what the result's verdict rests on (`basis`)
 
 
 # ---- reading the document ------------------------------------------------------------------
@@ -122,6 +126,33 @@ def caveat(result: dict) -> str:
     return fingerprint_caveat(stats.get("store", "exact"), stats.get("collision_probability"))
 
 
+def basis(result: dict) -> dict:
+    """What a result's verdict rests on: its semantics, the reductions its search used, and a
+    kernel's assumptions (the keys the document has; an older document may lack some)."""
+    stats = result.get("stats") or {}
+    out = {"semantics": result.get("semantics"), "reduction": stats.get("reduction"),
+           "symmetry": stats.get("symmetry")}
+    if result.get("assumptions") is not None:
+        out["assumptions"] = result["assumptions"]
+    return out
+
+
+def basis_lines(result: dict) -> list[str]:
+    """`basis` as the text of a report: a line each for the semantics, the reductions and the
+    assumptions (the fingerprint caveat is in the verdict line)."""
+    b = basis(result)
+    lines = []
+    if b["semantics"]:
+        lines.append("semantics: " + ", ".join(f"{k}={v}" for k, v in b["semantics"].items()))
+    used = ([f"{b['reduction']} reduction"] if b["reduction"] else []) + \
+        ([f"symmetry: {b['symmetry']}"] if b["symmetry"] else [])
+    lines.append("reductions: " + (", ".join(used) if used else "none"))
+    if "assumptions" in b:
+        lines.append(f"assumptions of the extraction ({len(b['assumptions'])}):")
+        lines += [f"  {a['file']}:{a['line']}:{a['column']}: assumed: {a['message']}" for a in b["assumptions"]]
+    return lines
+
+
 def _verdict(result: dict) -> str:
     """`FAIL: deadlock (expected ok)`: the label and checker.result.verdict_phrase, as every report says it."""
     phrase = verdict_phrase(result["status"], result["violated"], result["expected"], caveat(result),
@@ -149,12 +180,19 @@ def steps(v: dict) -> str:
     if not trace:
         lines.append("  (in the initial state, before any step)")
     for s in trace:
-        lines.append(f"  {s['step']:>{nw}}. {s['process']:<{pw}}  {s['location']:<{lw}}  {s['statement']}")
+        lines.append(f"  {s['step']:>{nw}}. {s['process']:<{pw}}  {s['location']:<{lw}}  {s['statement']}"
+                     f"{locals_text(s)}")
         lines += [f"  {'':>{nw}}  {'':<{pw}}  {'':<{lw}}    {e}" for e in s["effects"]]
     if v.get("situation"):
         lines.append("  stuck:" if v["property"] == "deadlock" else "  at the end:")
         lines += [f"    {line}" for line in v["situation"]]
     return "\n".join(lines)
+
+
+def locals_text(step: dict) -> str:
+    """`  (round = 1, tries = 3)`: the locals a JSON trace step changed, as the text report shows them."""
+    changed = step.get("locals") or {}
+    return "  (" + ", ".join(f"{k} = {v}" for k, v in changed.items()) + ")" if changed else ""
 
 
 def report(result: dict) -> str:
@@ -213,6 +251,7 @@ def problems(doc: dict) -> list[Problem]:
     """Every problem of the document, in its order: results first, then the spec errors."""
     out: list[Problem] = []
     for r in doc.get("results", []):
+        start = len(out)
         params = dict(r.get("params", {}))
         suffix = f" [{params_text(params)}]" if params else ""
         for v in _unexpected(r):
@@ -238,6 +277,10 @@ def problems(doc: dict) -> list[Problem]:
         elif caveat(r):  # a verdict on fingerprints is not a proof: say so beside it
             out.append(Problem(FINGERPRINTS.id, "note", f"{_verdict(r)}{suffix}", Where(r["spec"]), r["spec"],
                                params))
+        for a in r.get("assumptions") or []:  # what a kernel's verdict rests on, at its lines
+            out.append(Problem(ASSUMPTION.id, "note", f"assumed: {a['message']}{suffix}",
+                               Where(a["file"], int(a["line"]), int(a["column"])), r["spec"], params))
+        out[start:] = [replace(p, basis=basis(r)) for p in out[start:]]
     for rendered in doc.get("errors", []):
         out += spec_errors(rendered)
     return out
@@ -278,13 +321,14 @@ def _rule(rule) -> dict:
         "fullDescription": {"text": rule.full},
         "help": {"text": f"{rule.full}\n\nHow to fix: {rule.fix}",
                  "markdown": f"**{rule.id}**: {rule.full}\n\n**How to fix:** {rule.fix}"},
-        "defaultConfiguration": {"level": "note" if rule in (INCONCLUSIVE, FINGERPRINTS, UNREACHED) else "error"},
+        "defaultConfiguration": {"level": "note" if rule in (INCONCLUSIVE, FINGERPRINTS, UNREACHED, ASSUMPTION)
+                                 else "error"},
     }
 
 
 def _step_message(step: dict) -> str:
     effects = "; ".join(step.get("effects", []))
-    text = f"{step['process']}: {step['statement']}"
+    text = f"{step['process']}: {step['statement']}{locals_text(step)}"
     return f"{text} — {effects}" if effects else text
 
 
@@ -317,7 +361,15 @@ def _sarif_result(p: Problem) -> dict:
         out["properties"] = {"spec": p.spec, "params": p.params or {}}
         if p.stop_reason:
             out["properties"]["stop_reason"] = p.stop_reason
+        if p.basis is not None:
+            out["properties"].update({k: v for k, v in p.basis.items() if k != "assumptions"})
     return out
+
+
+def _run_properties(doc: dict) -> dict:
+    """The run's property bag: per result, its verdict and what it rests on (`basis`)."""
+    return {"checks": [{"spec": r["spec"], "params": dict(r.get("params", {})), "status": r["status"],
+                        **basis(r)} for r in doc.get("results", [])]}
 
 
 def sarif(doc: dict) -> str:
@@ -330,6 +382,7 @@ def sarif(doc: dict) -> str:
                                 "rules": [_rule(r) for r in ALL]}},
             "columnKind": "unicodeCodePoints",
             "results": [_sarif_result(p) for p in problems(doc)],
+            "properties": _run_properties(doc),
         }],
     }
     return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
@@ -379,8 +432,9 @@ def junit(doc: dict) -> str:
             if r.get("stop_reason"):
                 skipped.set("type", _x(r["stop_reason"]))
             skipped.text = _x(report(r))
-        elif caveat(r) or r.get("unreached"):  # passed: the test report says what the pass rests on
-            ET.SubElement(case, "system-out").text = _x("\n".join([verdict_line(r)] + unreached_lines(r)))
+        # every verdict says what it rests on; a pass also its caveat and unreached statements
+        passed = [verdict_line(r)] + unreached_lines(r) if r["status"] == "pass" else []
+        ET.SubElement(case, "system-out").text = _x("\n".join(passed + basis_lines(r)))
     seen: dict[str, int] = {}
     for rendered in doc.get("errors", []):
         found = spec_errors(rendered)

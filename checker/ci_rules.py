@@ -3,7 +3,7 @@
 Kept apart from `checker.ci_formats` because it is prose, not logic. The rules of the
 properties come from the verdict catalog (model/vocabulary.py); the rules here are those of
 the CI views themselves (spec errors, unmet expectations, inconclusive runs, fingerprints,
-vacuous checks, unreached statements).
+vacuous checks, unreached statements, a kernel extraction's assumptions).
 """
 
 from __future__ import annotations
@@ -67,4 +67,12 @@ UNREACHED = Rule("unreached", "UnreachedStatement",
                  "Check the branch, loop bound or return that keeps it from running, or the parameter "
                  "values; remove the statement if it is dead on purpose.")
 
-ALL = RULES + (SPEC_ERROR, EXPECTATION, INCONCLUSIVE, FINGERPRINTS, VACUOUS, UNREACHED)
+ASSUMPTION = Rule("assumption", "ExtractionAssumption",
+                  "The extraction of a kernel assumed something its code does not say.",
+                  "A C++ or MLIR kernel is checked through the skeleton its extraction writes; where the "
+                  "code did not say (a loop bound, a parameter value, a callee the reader does not follow) "
+                  "the extraction assumed something, and the verdict holds only under that assumption.",
+                  "Check that the assumption is true of the kernel as it runs; if not, state the value in "
+                  "the kernel's sigproof.toml (see `sigproof extract`) and check again.")
+
+ALL = RULES + (SPEC_ERROR, EXPECTATION, INCONCLUSIVE, FINGERPRINTS, VACUOUS, UNREACHED, ASSUMPTION)

@@ -1,11 +1,12 @@
 """One self-contained HTML report of results (`sigproof check --html FILE`). Entry: `write`, `page`.
 
-Per spec: the verdicts and statistics; per violation a message-sequence chart as inline SVG
+Per spec: the verdicts and statistics, what the verdict rests on (semantics, reductions, a
+kernel's extraction assumptions); per violation a message-sequence chart as inline SVG
 (a lane per process, a mark per step, arrows from a TNOTIFY to the later reads that saw the
 value it wrote, erased notifications and stuck processes marked), the spec's source beside
-it with a line anchor for every step to link to, and the signal values after each step.
-No scripts, no external resources: hovering a mark shows its step through SVG <title>.
-Known limitation: the values table shows only the elements the trace writes or reads, with
+it with a line anchor for every step to link to, and the signal values and the changed
+locals after each step. No scripts, no external resources: hovering a mark shows its step
+through SVG <title>. Known limitation: the values table shows only the elements the trace writes or reads, with
 their value as first seen (the model's initial values are not part of a result).
 """
 
@@ -97,6 +98,7 @@ def _section(k: int, r: Result, timing: bool) -> str:
     out.append(f"<p>{r.stats.states} states, {r.stats.transitions} transitions{seconds}{cached}</p>\n")
     if r.stop:
         out.append(f"<p class=\"inconclusive\">stopped early: {escape(r.stop.detail)}</p>\n")
+    out.append(_basis(r))
     if r.unreached:
         items = "".join(f"<li>{escape(u.text)}</li>" for u in r.unreached)
         out.append(f"<p>{operations(len(r.unreached))} never executed:</p>\n<ul class=\"situation\">{items}</ul>\n")
@@ -104,6 +106,20 @@ def _section(k: int, r: Result, timing: bool) -> str:
     for j, v in enumerate(r.violations):
         out.append(_violation(f"r{k}v{j}", r, v, source))
     out.append("</section>\n")
+    return "".join(out)
+
+
+def _basis(r: Result) -> str:
+    """What the verdict rests on: the semantics, the reductions, a kernel's assumptions (the
+    fingerprint caveat is in the verdict)."""
+    used = ", ".join(x for x in (f"{r.stats.reduction} reduction" if r.stats.reduction else "",
+                                 f"symmetry: {r.stats.symmetry}" if r.stats.symmetry else "") if x)
+    out = [f"<p class=\"basis\">semantics: {escape(r.semantics.describe())}; "
+           f"reductions: {escape(used or 'none')}</p>\n"]
+    if r.assumptions is not None:
+        items = "".join(f"<li>{escape(a.text)}</li>" for a in r.assumptions)
+        out.append(f"<p>assumptions of the extraction ({len(r.assumptions)}):</p>\n"
+                   f"<ul class=\"situation assumptions\">{items}</ul>\n")
     return "".join(out)
 
 
@@ -216,6 +232,8 @@ def _note(s: TraceStep) -> str:
 
 def _tip(s: TraceStep, values: dict[str, int] | None = None) -> str:
     lines = [f"{s.step}. {s.process}  {s.location}", s.statement] + [e.text for e in s.effects]
+    if s.locals:
+        lines.append("locals after: " + s.locals_text[1:-1])
     if values:
         lines.append("after: " + ", ".join(f"{k} = {v}" for k, v in values.items()))
     return escape("\n".join(lines))
@@ -324,7 +342,7 @@ def _values(v: Violation, anchor) -> str:
     names = list(initial)
     head = "".join(f"<th>{escape(n)}</th>" for n in names)
     first = "".join(f"<td class=\"num\">{initial[n]}</td>" for n in names)
-    rows = [f"<tr><td></td><td>initial</td><td></td>{first}</tr>"]
+    rows = [f"<tr><td></td><td>initial</td><td></td>{first}<td></td></tr>"]
     for s, values in zip(v.trace, _values_after(v.trace)):
         written = {e.element.name for e in s.effects if isinstance(e, Write)}
         erased = {e.element.name for e in s.effects if isinstance(e, Overwrote)}
@@ -335,6 +353,6 @@ def _values(v: Violation, anchor) -> str:
         href = anchor(s.span)
         where = f"<a href=\"{href}\">{escape(s.location)}</a>" if href else escape(s.location)
         rows.append(f"<tr data-step=\"{s.step}\"><td class=\"num\">{s.step}</td><td>{escape(s.process)}</td>"
-                    f"<td>{where}</td>{''.join(cells)}</tr>")
+                    f"<td>{where}</td>{''.join(cells)}<td class=\"locals\">{escape(s.locals_text[1:-1])}</td></tr>")
     return (f"<table class=\"values\"><caption>signal values after each step</caption><tr><th>step</th>"
-            f"<th>process</th><th>at</th>{head}</tr>\n" + "\n".join(rows) + "\n</table>\n")
+            f"<th>process</th><th>at</th>{head}<th>locals changed</th></tr>\n" + "\n".join(rows) + "\n</table>\n")

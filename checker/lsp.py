@@ -62,7 +62,8 @@ def verdict(r: Result, uri: str) -> list[T.Diagnostic]:
         related = [T.DiagnosticRelatedInformation(
             location=T.Location(uri=uri if s.span.file == r.spec else Path(s.span.file).resolve().as_uri(),
                                 range=_range(s.span)),
-            message=f"{s.step}. {s.process}: {s.statement}" + "".join(f"; {e.text}" for e in s.effects))
+            message=f"{s.step}. {s.process}: {s.statement}" + (f"  {s.locals_text}" if s.locals else "")
+            + "".join(f"; {e.text}" for e in s.effects))
             for s in v.trace]
         severity = T.DiagnosticSeverity.Information if expected else T.DiagnosticSeverity.Error
         note = " (expected)" if expected else ""

@@ -3,8 +3,8 @@
 TRACE.json is the JSON output of `sigproof check --format json` (the violation is picked by
 property, the first one by default), one result of it, or one violation of it. Each step is
 taken again with model.System: the named process must be able to move, at the recorded
-statement, with the recorded effects; the signal values after it are printed. Entry points:
-`load_violation`, `replay`. The semantics the trace was found under come from the result
+statement, with the recorded effects and changed locals; the signal values after it are
+printed. Entry points: `load_violation`, `replay`. The semantics the trace was found under come from the result
 (`results[].semantics`); a bare violation record carries none, so the caller supplies them.
 A kernel's trace cites C++ locations: `cite` maps the skeleton's rendering to them first.
 """
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Callable
 
+from checker.ci_formats import locals_text
 from checker.trace import trace_of
 from model import System
 from model.semantics import DEFAULT, Semantics, SemanticsError
@@ -91,12 +92,13 @@ def _values(system: System, state) -> str:
 def _rendered(got, cite: Callable[[str], str]) -> dict:
     """A model step's fields as a trace records them (locations cited as the trace cites them)."""
     return {"location": cite(got.location), "statement": cite(got.statement),
-            "effects": [cite(e.text) for e in got.effects]}
+            "effects": [cite(e.text) for e in got.effects], "locals": dict(got.locals)}
 
 
 def _differs(want: dict, mine: dict) -> tuple | None:
-    """The first field of a recorded step that the model's step renders differently."""
-    for what in ("location", "statement", "effects"):
+    """The first field of a recorded step that the model's step renders differently (a trace
+    written before steps recorded their locals has no `locals`, and is not compared on them)."""
+    for what in ("location", "statement", "effects", "locals"):
         if what in want and want[what] != mine[what]:
             return what, mine[what]
     return None
@@ -124,7 +126,7 @@ def replay(program, violation: dict, out: IO[str], *, semantics: Semantics = DEF
                                f"{want.get('statement')} at {want.get('location')})")
         # a process with several steps (the values of an any(lo, hi), the outcomes of a
         # TEST_EVENT): the one the trace shows
-        rendered = [(s, _rendered(trace_of(system, [s])[0], cite)) for s in moves]
+        rendered = [(s, _rendered(trace_of(system, [s], state)[0], cite)) for s in moves]
         step, got = next(((s, g) for s, g in rendered if not _differs(want, g)), rendered[0])
         differs = _differs(want, got)
         if differs is not None:
@@ -132,7 +134,7 @@ def replay(program, violation: dict, out: IO[str], *, semantics: Semantics = DEF
             return Mismatch(n, f"{want['process']}: the trace says {what} {json.dumps(want[what])}, "
                                f"the model gives {json.dumps(mine)}")
         state = step.next
-        out.write(f"  {n}. {want['process']}  {got['location']}  {got['statement']}\n")
+        out.write(f"  {n}. {want['process']}  {got['location']}  {got['statement']}{locals_text(got)}\n")
         for e in got["effects"]:
             out.write(f"       {e}\n")
         out.write(f"     signals: {_values(system, state)}\n")

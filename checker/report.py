@@ -49,7 +49,8 @@ def text(results: list[Result], out: IO[str], *, quiet: bool = False, timing: bo
                 if not v.trace:
                     out.write("    (in the initial state, before any step)\n")
                 for s in v.trace:
-                    out.write(f"    {s.step:>{nw}}. {s.process:<{pw}}  {s.location:<{lw}}  {s.statement}\n")
+                    shown = f"{s.statement}  {s.locals_text}" if s.locals else s.statement
+                    out.write(f"    {s.step:>{nw}}. {s.process:<{pw}}  {s.location:<{lw}}  {shown}\n")
                     for e in s.effects:
                         out.write(f"    {'':>{nw}}  {'':<{pw}}  {'':<{lw}}    {e.text}\n")
                 if v.situation:
@@ -148,7 +149,8 @@ def _result(r: Result, timing: bool) -> dict:
         "violations": [
             {"property": v.property, "message": v.message,
              "trace": [{"step": s.step, "process": s.process, "location": s.location, "statement": s.statement,
-                        "effects": [e.text for e in s.effects], "span": _span(s.span), "actor": _data(s.actor),
+                        "effects": [e.text for e in s.effects], "locals": dict(s.locals), "span": _span(s.span),
+                        "actor": _data(s.actor),
                         "details": [_data(e) for e in s.effects]} for s in v.trace],
              "situation": [x.text for x in v.situation],
              "span": _span(v.span),

@@ -214,6 +214,12 @@ class TraceStep:
     span: Span
     statement: str
     effects: tuple[Effect, ...]
+    locals: tuple[tuple[str, int], ...] = ()  # (name, value after) of the locals of its process it changed
+
+    @property
+    def locals_text(self) -> str:
+        """`(round = 1, tries = 3)`: the changed locals as the reports show them ('' when none)."""
+        return "(" + ", ".join(f"{k} = {v}" for k, v in self.locals) + ")" if self.locals else ""
 
     @property
     def process(self) -> str:

@@ -91,6 +91,8 @@ def _violation(c: Console, r: Result, v: Violation, source: list[str] | None) ->
         t.add_column()
         for s in v.trace:
             body = Text(s.statement, style="bold")
+            if s.locals:
+                body.append("  " + s.locals_text, style="yellow")
             for e in s.effects:
                 style = "red" if e.kind in ("overwrite", "fault") else "green" if e.kind == "write" else "magenta"
                 body.append("\n  " + e.text, style=style)

@@ -1,6 +1,13 @@
 """Counterexample traces: the steps from the initial state to a target, rebuilt from the
 explorer's predecessor pointers by taking those steps again (the step records say what each
-did), and rendered as result records. Entry points: `steps_to` (`walk_to`), `trace_of`."""
+did), and rendered as result records. Entry points: `steps_to` (`walk_to`), `trace_of`.
+
+Each step records the locals of its process that it changed (`TraceStep.locals`): those live
+after the step whose value differs from before it, or that were dead before it (a dead local
+is zeroed in states, System.live_slots; one dead before and live after was assigned by the
+step, its initialization included). Known limitations: a local the step assigned and that is
+dead after it is not shown, nor are compiler temporaries (`$t...`), `event` locals (the state
+of an async transfer), or the locals of the joint host_barrier and block_barrier steps."""
 
 from __future__ import annotations
 
@@ -8,6 +15,7 @@ from checker.explore import Exploration
 from checker.result import (BarrierPassed, BlocksPassed, Chose, DataAccess, ElementRef, Faulted, Joined, LineCached, Overwrote,
                             ProcessRef, Raced, Read, Returned, Started, TraceStep, Write)
 from model import ir
+from model.analysis import dest, operands, successors
 from model.system import Chosen, DataRace, Fault, LineRead, Overwrite
 
 
@@ -87,11 +95,72 @@ def data_ref(system, pos: int) -> ElementRef:
     return ElementRef(e.signal, e.index, e.rank)
 
 
-def trace_of(system, steps) -> tuple[TraceStep, ...]:
-    return tuple(_trace_step(system, n, step) for n, step in enumerate(steps, 1))
+def trace_of(system, steps, start=None) -> tuple[TraceStep, ...]:
+    """The steps as records; `start` is the state before the first (default: the initial state)."""
+    before = system.initial()[0] if start is None else start
+    out = []
+    for n, step in enumerate(steps, 1):
+        out.append(_trace_step(system, n, step, changed_locals(system, before, step)))
+        before = step.next
+    return tuple(out)
 
 
-def _trace_step(system, n: int, step) -> TraceStep:
+def changed_locals(system, before, step) -> tuple[tuple[str, int], ...]:
+    """(name, value after) of each local of the step's process that the step changed, in slot order."""
+    i = step.process
+    if i < 0 or not system.running(before, i) or not system.running(step.next, i):
+        return ()
+    # a process entry is (pc, idx, locals), then a cached line between the halves of a line Set
+    (pc0, _, old), (pc1, _, new) = before.procs[i][:3], step.next.procs[i][:3]
+    is_host = system.process(i).kind == "host"
+    code = system.code_of(i)
+    live0, live1 = system.live_slots[is_host][pc0], system.live_slots[is_host][pc1]
+    event = _event_slot(step.instr)
+    out = []
+    for slot in range(len(new)) if live1 is None else live1:
+        if slot == event or ((live0 is None or slot in live0) and old[slot] == new[slot]):
+            continue
+        name = local_name(code, pc1, slot)
+        if not name.startswith("$"):
+            out.append((name, new[slot]))
+    return tuple(out)
+
+
+def _event_slot(ins) -> int | None:
+    """The `event` local an instruction issues, waits for or tests: its value is the state of an
+    async transfer (model/hb.py), not a number of the spec, so traces leave it out."""
+    if isinstance(ins, ir.Copy):
+        return ins.event[0] if ins.event is not None else None
+    if isinstance(ins, (ir.WaitEvent, ir.TestEvent)):
+        return ins.slot
+    return None
+
+
+def local_name(code: ir.Code, pc: int, slot: int) -> str:
+    """The name of local `slot` in scope at `pc`. A slot is reused by sibling scopes and
+    `code.slot_names` holds only its first name, so take the name that the first read of the
+    slot reached from pc (before a write) uses; the first name when no read is found."""
+    seen, frontier = {pc}, [pc]
+    while frontier:
+        nxt = []
+        for q in frontier:
+            ins = code.instrs[q]
+            for x in (y for e in operands(ins) for y in ir.walk(e)):
+                if isinstance(x, ir.Local) and x.slot == slot:
+                    return x.name
+            if isinstance(ins, ir.Choose) and ins.slot == slot:
+                return ins.name
+            if dest(ins) == slot:
+                continue  # a new value: a read past here may be of another variable
+            for s in successors(code, q):
+                if s < len(code.instrs) and s not in seen:
+                    seen.add(s)
+                    nxt.append(s)
+        frontier = nxt
+    return code.slot_names[slot]
+
+
+def _trace_step(system, n: int, step, locals_: tuple = ()) -> TraceStep:
     ins = step.instr
     effects: list = []
     if isinstance(ins, ir.READ_INSTRS):
@@ -126,4 +195,4 @@ def _trace_step(system, n: int, step) -> TraceStep:
     faulted = any(isinstance(ev, Fault) and ev.process == step.process for ev in step.events)
     if step.process >= 0 and not faulted and not system.running(step.next, step.process):
         effects.append(Returned(system.process_name(step.process)))
-    return TraceStep(n, process_ref(system, step.process), ins.span, ins.text, tuple(effects))
+    return TraceStep(n, process_ref(system, step.process), ins.span, ins.text, tuple(effects), locals_)

@@ -8,6 +8,7 @@ import os
 import re
 import xml.etree.ElementTree as ET
 from contextlib import contextmanager
+from html import escape
 from pathlib import Path
 
 import jsonschema
@@ -382,7 +383,10 @@ def test_a_verdict_on_fingerprints_carries_its_caveat_in_every_format(work):
     assert (note["ruleId"], note["level"]) == ("fingerprint-store", "note")
     assert note["message"]["text"] == first.split(": ", 1)[1] + " [N=4]"
     (case,) = ET.fromstring(junit).iter("testcase")
-    assert case.find("system-out").text == first and case.find("failure") is None
+    out = case.find("system-out").text.splitlines()
+    assert out[0] == first and case.find("failure") is None
+    assert out[1:] == ["semantics: tensor_wait=pass, memory_model=pto, set_granularity=word",
+                       "reductions: partial-order reduction"]
     notice = [line for line in github.splitlines() if "fingerprint" in line]
     assert len(notice) == 1 and notice[0].startswith("::notice file=specs/all_to_all_barrier.sig") and caveat in notice[0]
     # the exact store: none of it
@@ -514,3 +518,90 @@ def test_spec_error_source_lines_are_not_taken_for_errors():
     assert found == [(ci_formats.Where("a.sig", 2, 5), "bad thing"),
                      (ci_formats.Where("b.sig", 1, 1), "cannot read: No such file")]
     validate_sarif(ci_formats.sarif(doc))
+
+
+# ---- what a verdict rests on: assumptions, semantics, reductions ---------------------------------
+
+KERNEL = "tests/frontends/corpus/plain_flag/plain_flag.cpp"  # passes; its extraction assumes 4 things
+
+
+def test_a_kernels_assumptions_are_in_every_format(tmp_path):
+    page = tmp_path / "report.html"
+    runs = {fmt: sigproof("check", KERNEL, "--no-timing", "-j", "1", "--format", fmt, "--html", page)
+            for fmt in ("json",) + FORMATS}
+    assert {code for code, _ in runs.values()} == {0}
+    (result,) = json.loads(runs["json"][1])["results"]
+    assumed = result["assumptions"]
+    assert len(assumed) == 4 and all(a["file"] == KERNEL for a in assumed)
+    where = [(a["file"], a["line"], a["column"]) for a in assumed]
+    # SARIF: a note per assumption at its C++ line under the rule `assumption`, and the list in
+    # the run's properties with the semantics and reductions
+    sarif = runs["sarif"][1]
+    validate_sarif(sarif)
+    validate_sarif(sarif, json.loads(official("sarif-schema-2.1.0.json").read_text()))
+    run_ = json.loads(sarif)["runs"][0]
+    notes = [r for r in run_["results"] if r["ruleId"] == "assumption"]
+    assert [r["level"] for r in notes] == ["note"] * 4
+    suffix = f" [{ci_formats.params_text(result['params'])}]"
+    assert [r["message"]["text"] for r in notes] == [f"assumed: {a['message']}{suffix}" for a in assumed]
+    located = [(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+                r["locations"][0]["physicalLocation"]["region"]["startLine"],
+                r["locations"][0]["physicalLocation"]["region"]["startColumn"]) for r in notes]
+    assert located == where
+    rules = [r["id"] for r in run_["tool"]["driver"]["rules"]]
+    assert all(rules[r["ruleIndex"]] == "assumption" for r in notes)
+    assert notes[0]["properties"]["semantics"] == result["semantics"]
+    (check,) = run_["properties"]["checks"]
+    assert check == {"spec": KERNEL, "params": result["params"], "status": "pass", "semantics": result["semantics"],
+                     "reduction": result["stats"]["reduction"], "symmetry": result["stats"]["symmetry"],
+                     "assumptions": assumed}
+    # JUnit: the testcase's system-out lists them
+    junit = runs["junit"][1]
+    xmlschema.XMLSchema(SCHEMAS / "junit-subset.xsd").validate(junit)
+    (case,) = ET.fromstring(junit).iter("testcase")
+    out = case.find("system-out").text.splitlines()
+    assert "assumptions of the extraction (4):" in out
+    for a in assumed:
+        assert f"  {a['file']}:{a['line']}:{a['column']}: assumed: {a['message']}" in out
+    # GitHub: a notice at each line
+    notices = [line for line in runs["github"][1].splitlines() if "title=sigproof assumption::" in line]
+    assert [re.match(r"::notice file=(.+?),line=(\d+),col=(\d+),", line).groups() for line in notices] == \
+        [(f, str(n), str(c)) for f, n, c in where]
+    # HTML: the list
+    html = page.read_text()
+    assert "assumptions of the extraction (4):" in html
+    for a in assumed:
+        assert f"<li>{escape(a['file'])}:{a['line']}:{a['column']}: assumed: {escape(a['message'])}</li>" in html
+
+
+def test_semantics_and_reductions_are_in_sarif_junit_and_html(tmp_path):
+    """A failing check (expect lines removed) under a non-default semantics, reduced by symmetry
+    and partial order."""
+    page, spec = tmp_path / "report.html", tmp_path / "ring.sig"
+    ring = (ROOT / "specs" / "bug_ring_eq_overrun.sig").read_text()
+    spec.write_text(re.sub(r"(?m)^\s*expect\s+\w+\s*;.*$", "", ring))
+    argv = ("check", spec, "--memory-model", "sc", "--no-timing", "--html", page,
+            "--format")
+    doc = json.loads(sigproof(*argv, "json")[1])
+    (result,) = doc["results"]
+    semantics, stats = result["semantics"], result["stats"]
+    assert semantics["memory_model"] == "sc" and stats["symmetry"] == "rotation of the 2 ranks"
+    sarif = json.loads(sigproof(*argv, "sarif")[1])
+    validate_sarif(json.dumps(sarif))
+    (check,) = sarif["runs"][0]["properties"]["checks"]
+    assert (check["semantics"], check["reduction"], check["symmetry"]) == \
+        (semantics, stats["reduction"], stats["symmetry"])
+    assert "assumptions" not in check  # a .sig spec has none
+    for r in sarif["runs"][0]["results"]:
+        assert (r["properties"]["semantics"], r["properties"]["symmetry"]) == (semantics, stats["symmetry"])
+    junit = sigproof(*argv, "junit")[1]
+    xmlschema.XMLSchema(SCHEMAS / "junit-subset.xsd").validate(junit)
+    (case,) = ET.fromstring(junit).iter("testcase")
+    assert result["status"] == "fail" and case.find("failure") is not None
+    reductions = ", ".join(([f"{stats['reduction']} reduction"] if stats["reduction"] else [])
+                           + [f"symmetry: {stats['symmetry']}"])
+    assert case.find("system-out").text.splitlines() == [
+        "semantics: tensor_wait=pass, memory_model=sc, set_granularity=word", f"reductions: {reductions}"]
+    html = page.read_text()
+    assert (f"<p class=\"basis\">semantics: tensor_wait=pass, memory_model=sc, set_granularity=word; "
+            f"reductions: {reductions}</p>") in html

@@ -109,3 +109,12 @@ def test_constructs_of_real_kernels_say_what_to_write_instead(snippet, message):
     with pytest.raises(SpecErrors) as info:
         parse(snippet, "s.sig")
     assert message in info.value.errors[0].message
+
+
+def test_the_keyword_list_of_the_language_doc_is_the_grammars():
+    from conftest import ROOT
+    from model.vocabulary import KEYWORDS
+
+    doc = (ROOT / "docs" / "language.md").read_text()
+    block = doc.split("**Keywords.**", 1)[1].split("```", 2)[1]
+    assert sorted(block.split()) == sorted(KEYWORDS)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from checker.promela import exportable, promela
 from model import SpecErrors, compile as C, ir, parse
 from model.analysis import Analysis
-from spin_oracle import have_spin, spin_check
+from oracles.spin_oracle import have_spin, spin_check
 
 
 def errors(text: str) -> list:

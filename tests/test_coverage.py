@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from strategies import specs
-from strategies_data import data_specs
-from strategies_symmetric import symmetric_specs
+from oracles.strategies import specs
+from oracles.strategies_data import data_specs
+from oracles.strategies_symmetric import symmetric_specs
 from test_differential import compile_text
 
 import checker.check

@@ -1,7 +1,7 @@
 """The data and ordering extension: happens-before, data_race, memory models (sig-data.md).
 
 Unit tests pin the hb edges one by one; a Hypothesis test compares the checker's data_race
-verdict with tests/reference_hb.py, which enumerates every execution and checks hb by brute
+verdict with tests/oracles/reference_hb.py, which enumerates every execution and checks hb by brute
 force; specs without buffers explore exactly as before.
 """
 
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from helpers import check_text, compile_text, violated
 from hypothesis import HealthCheck, given, reject, settings
-from reference_hb import RaceReference
-from strategies_data import data_specs
+from oracles.reference_hb import RaceReference
+from oracles.strategies_data import data_specs
 
 from model import System
 from model.semantics import Semantics

@@ -1,6 +1,6 @@
 """Differential tests: the checker against the plain networkx reference on random small specs.
 
-For every generated spec (tests/strategies.py), with hardware and with atomic tensor waits:
+For every generated spec (tests/oracles/strategies.py), with hardware and with atomic tensor waits:
 the same reachable state set and transition count, the same violated properties for BFS
 and DFS, BFS counterexamples of the shortest length, and every reported trace replays step
 by step on the transition system to a state (or step) that really violates its property.
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import HealthCheck, given, reject, settings
-from reference import EVENT_PROPERTIES, Reference, TooLarge
-from strategies import specs
+from oracles.reference import EVENT_PROPERTIES, Reference, TooLarge
+from oracles.strategies import specs
 
 from checker.check import Options, check_program
 from checker.explore import explore

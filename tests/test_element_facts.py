@@ -17,7 +17,7 @@ their adds commute, whatever their signs (DeepEP's barrier_block adds +TAG and -
 from __future__ import annotations
 
 import pytest
-from reference import Reference
+from oracles.reference import Reference
 from test_differential import compile_text
 
 from checker.check import Options, check_program

@@ -25,8 +25,8 @@ from checker.explore import explore
 from checker.promela import exportable, promela
 from checker.properties import Monitor
 from model import System, compile_spec, parse
-from spin_oracle import have_spin, spin_check, spin_non_progress
-from strategies import specs
+from oracles.spin_oracle import have_spin, spin_check, spin_non_progress
+from oracles.strategies import specs
 from model.semantics import Semantics
 
 ROOT = Path(__file__).resolve().parent.parent

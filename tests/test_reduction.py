@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, reject, settings
-from reference import TooLarge
-from strategies import specs
+from oracles.reference import TooLarge
+from oracles.strategies import specs
 from test_differential import build_reference, compile_text, replay
 
 from checker.check import Options, check_file, check_program

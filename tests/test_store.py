@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, reject, settings
-from strategies import specs
+from oracles.strategies import specs
 
 from checker.check import Options, check_program
 from checker.cli import run

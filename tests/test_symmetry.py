@@ -2,7 +2,7 @@
 
 Three layers:
 - the detector never claims a symmetry the program lacks: on random symmetric specs
-  (tests/strategies_symmetric.py) each claimed rotation is checked on the whole unreduced
+  (tests/oracles/strategies_symmetric.py) each claimed rotation is checked on the whole unreduced
   state graph (renaming by +1 maps every reachable state and its successors, with their
   events, onto reachable states and successors), and specs with one symmetry-breaking
   statement are refused;
@@ -22,8 +22,8 @@ from collections import Counter
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, reject, settings
-from reference import TooLarge
-from strategies_symmetric import symmetric_specs
+from oracles.reference import TooLarge
+from oracles.strategies_symmetric import symmetric_specs
 from test_differential import build_reference, compile_text, replay
 
 from checker.check import Options, check_program

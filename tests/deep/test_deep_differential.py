@@ -2,9 +2,9 @@
 
 import pytest
 from hypothesis import given, settings
-from strategies import specs
-from strategies_symmetric import symmetric_specs
-from strategies_data import data_specs
+from oracles.strategies import specs
+from oracles.strategies_symmetric import symmetric_specs
+from oracles.strategies_data import data_specs
 from test_data import DEEP_DATA, _agree
 from test_differential import DEEP, agree
 from test_reduction import reduced_agrees

@@ -1,10 +1,12 @@
 """Certificates of what a check proved: `certificate` writes one, `verify` re-runs it.
 
-A certificate names each spec by path and sha256, with its params, the options and sigproof
+A certificate names each spec (or kernel) by path and sha256, with its params, the options and sigproof
 version, and what the check found: status, violated and expected properties, the state and
 transition counts, an order-independent digest of the explored states and the statements no
 step executed (compared only when the certificate records them). A seal (sha256 of
-the rest) catches an edited file; re-running the checks catches everything else. Paths are
+the rest) catches an edited file; re-running the checks catches everything else. A kernel's
+check also names the sha256 of the skeleton its extraction gave and the extraction's
+assumptions; verifying extracts it again (with the sigproof.toml beside it) and compares. Paths are
 as sigproof was given them: verify from the same folder.
 """
 
@@ -24,8 +26,8 @@ from model.semantics import Semantics, SemanticsError
 
 FORMAT = 1
 COMPARED = ("status", "violated", "expected", "stop_reason", "states", "transitions", "state_digest", "error",
-            "semantics", "unreached")
-NEWER = frozenset({"unreached"})  # compared only when the certificate has them (older ones do not)
+            "semantics", "unreached", "skeleton_sha256", "assumptions")
+NEWER = frozenset({"unreached", "skeleton_sha256", "assumptions"})  # compared only when the certificate has them
 
 
 class CertificateError(Exception):
@@ -39,8 +41,13 @@ def _sha256_file(path: str) -> str | None:
         return None
 
 
-def entry(result: Result, sha256: str | None) -> dict:
-    return {"spec": result.spec, "sha256": sha256, "params": dict(result.params), "status": result.status,
+def entry(result: Result, sha256: str | None, skeleton: str | None = None) -> dict:
+    """A check as the certificate states it; a kernel's also names the digest of the skeleton
+    its extraction gave (`skeleton`, its text) and the extraction's assumptions."""
+    kernel = {} if result.assumptions is None else {
+        "skeleton_sha256": None if skeleton is None else hashlib.sha256(skeleton.encode()).hexdigest(),
+        "assumptions": [a.text for a in result.assumptions]}
+    return {**kernel, "spec": result.spec, "sha256": sha256, "params": dict(result.params), "status": result.status,
             "violated": result.violated, "expected": list(result.expected),
             "stop_reason": result.stop.reason if result.stop else None, "states": result.stats.states,
             "transitions": result.stats.transitions, "state_digest": result.stats.state_digest,
@@ -55,7 +62,8 @@ def _seal(doc: dict) -> str:
 
 def certificate(results: list[Result], options: Options) -> dict:
     doc = {"sigproof_certificate": FORMAT, "version": version(), "checker_digest": code_digest(),
-           "options": key_options(options), "checks": [entry(r, _sha256_file(r.spec)) for r in results]}
+           "options": key_options(options),
+           "checks": [entry(r, _sha256_file(r.spec), _skeleton(r)) for r in results]}
     doc["seal"] = _seal(doc)
     return doc
 
@@ -91,12 +99,31 @@ def _options(doc: dict) -> Options:
     return Options(**{**doc["options"], "semantics": semantics, "state_digest": True})
 
 
+def _skeleton(result: Result) -> str | None:
+    """A kernel result's skeleton text, extracted again (None for a spec, or when it fails)."""
+    if result.assumptions is None:
+        return None
+    from checker.kernels import kernel_tasks
+
+    tasks, _, _ = kernel_tasks(Path(result.spec), dict(result.params))
+    return tasks[0][0].source if tasks and isinstance(tasks[0], tuple) else None
+
+
 def recheck(item: dict, options: Options) -> dict:
-    """The entry that checking `item`'s spec and params again gives."""
+    """The entry that checking `item`'s spec (or kernel) and params again gives."""
     name = item.get("spec")
     if not isinstance(name, str) or not isinstance(item.get("params"), dict):
         raise CertificateError("a check in the certificate has no spec path or params")
     params = dict(item["params"])
+    from checker.kernels import cited, is_kernel, kernel_tasks
+
+    if is_kernel(Path(name)):  # extracted again with the sigproof.toml beside it
+        tasks, origins, assumptions = kernel_tasks(Path(name), params)
+        task = tasks[0]
+        if isinstance(task, Result):
+            return entry(task, _sha256_file(name))
+        result = cited(check_program(task[0], task[1], options), origins, assumptions)
+        return entry(result, _sha256_file(name), task[0].source)
     try:
         source = read_spec(Path(name))
         program = compile_spec(parse(source, name), params)

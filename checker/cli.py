@@ -288,9 +288,9 @@ def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
     if args.certificate and args.store != "exact":
         raise UsageError("--certificate needs the exact store: a certificate states a proof, and a run on "
                          "fingerprints (--store fingerprint) is one only up to its collision probability")
-    if args.certificate and any(is_kernel(Path(p)) for p in args.paths):
-        raise UsageError("--certificate covers .sig specs only: write the kernel's skeleton with "
-                         "`sigproof extract KERNEL.cpp -o KERNEL.sig` and check that")
+    if args.certificate and args.config and any(is_kernel(Path(p)) for p in args.paths):
+        raise UsageError("--certificate with --config: verify-certificate extracts each kernel again with "
+                         "the sigproof.toml beside it; put the config there instead")
     if args.explain_symmetry:
         from checker.check import explain_symmetry
 

@@ -1,4 +1,6 @@
-"""pytest plugin: `pytest specs/` checks every `*.sig` file, one test item per param combination.
+"""pytest plugin: `pytest specs/` checks every `*.sig` file, one test item per param combination,
+and every PTO kernel a spec could be (a `.cpp`, `.cc` or `.cxx` file that declares a
+`__global__` or `__aicore__` function, a `.pto` or `.mlir` file), with its `sigproof.toml`.
 
 An item passes when the spec gives its expected verdict and fails with the readable
 counterexample otherwise (a vacuous check fails too, with the statements never reached;
@@ -74,8 +76,26 @@ def _collects(file_path, config: pytest.Config) -> bool:
     return not any(file_path.resolve().is_relative_to(folder) for folder in inside)
 
 
+CPP_KERNELS = (".cpp", ".cc", ".cxx")
+MLIR_KERNELS = (".pto", ".mlir")
+
+
+def _is_kernel(file_path) -> bool:
+    """A PTO kernel file: MLIR, or C++ that declares a device entry point (a helper source
+    without one is not a check of its own)."""
+    if file_path.suffix in MLIR_KERNELS:
+        return True
+    if file_path.suffix not in CPP_KERNELS:
+        return False
+    try:
+        text = file_path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return "__global__" in text or "__aicore__" in text
+
+
 def pytest_collect_file(file_path, parent):
-    if file_path.suffix == ".sig" and _collects(file_path, parent.config):
+    if (file_path.suffix == ".sig" or _is_kernel(file_path)) and _collects(file_path, parent.config):
         return SpecFile.from_parent(parent, path=file_path)
     return None
 
@@ -100,7 +120,8 @@ def _sweeps(items: list[str]) -> list[tuple[str, list[str]]]:
 
 
 class SpecFile(pytest.File):
-    """A `.sig` file: one item per combination of the swept values (one item without a sweep)."""
+    """A `.sig` file or a kernel: one item per combination of the swept values (one item
+    without a sweep)."""
 
     def collect(self):
         sweeps = _sweeps(self.config.getoption("sigproof_sweep"))  # checked in pytest_configure

@@ -299,9 +299,30 @@ def test_graph_and_export_take_a_kernel_as_its_skeleton(tmp_path, argv):
     assert out.replace(kernel("a2a_barrier") + ".sig", "K") == out2.replace(skeleton.as_posix(), "K")
 
 
-def test_certificates_refuse_kernels(tmp_path):
-    code, _, err = sigproof("check", kernel("a2a_barrier"), "--certificate", tmp_path / "c.json")
-    assert code == 2 and "sigproof extract" in err
+def test_a_certificate_covers_kernels_with_their_skeleton_and_assumptions(tmp_path, monkeypatch):
+    import shutil
+
+    for name in ("a2a_barrier", "bug_counter_set"):
+        shutil.copytree(CORPUS / name, tmp_path / name)
+    monkeypatch.chdir(tmp_path)
+    paths = ["a2a_barrier/a2a_barrier.cpp", "bug_counter_set/bug_counter_set.cpp"]
+    code, _, err = sigproof("check", *paths, "-j", "1", "--certificate", "c.json")
+    assert code == 1, err  # bug_counter_set deadlocks
+    doc = json.loads(Path("c.json").read_text())
+    ok, bug = doc["checks"]
+    assert (ok["spec"], ok["status"], bug["violated"]) == (paths[0], "pass", ["deadlock"])
+    assert len(ok["skeleton_sha256"]) == 64 and ok["assumptions"] and ok["state_digest"]
+    assert all(a.startswith(paths[0] + ":") for a in ok["assumptions"])
+    code, out, _ = sigproof("verify-certificate", "c.json")
+    assert code == 0 and "verified: 2 check(s)" in out, out
+    # a kernel edited so that its skeleton changes does not verify
+    src = Path(paths[0])
+    src.write_text(src.read_text() + "\n")
+    code, out, _ = sigproof("verify-certificate", "c.json")
+    assert code == 1 and "the spec file changed" in out and "skeleton_sha256" not in out  # same skeleton
+    Path("x.toml").write_text("")
+    code, _, err = sigproof("check", *paths, "--config", "x.toml", "--certificate", "d.json")
+    assert code == 2 and "--config" in err
 
 
 # ---------------------------------------------------------------- determinism

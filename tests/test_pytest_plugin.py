@@ -148,3 +148,21 @@ def test_a_vacuous_spec_fails_and_coverage_can_be_required(pytester, specs):
     result.stdout.fnmatch_lines(["specs/branch.sig: FAIL: ok, but 1 signal operation never executed "
                                  "(--require-coverage)", "1 signal operation never executed:",
                                  "  specs/branch.sig:5:5 TWAIT(f, 1, EQ)"])
+
+
+def test_kernels_are_collected_and_checked_with_their_config(pytester):
+    """A C++ kernel (with the sigproof.toml beside it) and an MLIR kernel are items like specs;
+    a C++ helper source without a device entry point is not collected."""
+    from conftest import ROOT
+
+    folder = pytester.mkdir("kernels")
+    for src in (ROOT / "tests" / "frontends" / "corpus" / "bug_counter_set").iterdir():
+        shutil.copy(src, folder / src.name)
+    shutil.copy(ROOT / "tests" / "frontends" / "mlir_corpus" / "a2a_barrier" / "a2a_barrier.pto", folder)
+    (folder / "helper.cpp").write_text("int helper(int x) { return x + 1; }\n")
+    result = run(pytester, "kernels", "-v")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["kernels/a2a_barrier.pto::a2a_barrier PASSED*",
+                                 "kernels/bug_counter_set.cpp::bug_counter_set FAILED*"])
+    result.stdout.fnmatch_lines(["kernels/bug_counter_set.cpp*: FAIL: deadlock (expected ok)*"])
+    assert "helper" not in result.stdout.str()

@@ -25,6 +25,7 @@ IDLE, DONE_OFFSET = -1, 0  # kernel not running; a finished process stands at le
 TRUNCATED = -2  # a path cut off by the unrolling bound (must be infeasible)
 VISITS = 3  # how often one path may pass one instruction
 BUILTIN_NAMES = ("rank", "block", "launch_id")  # other Builtin names are symbolic params (model/params.py)
+_BIT_OPS = ("<<", ">>", "&", "|", "^")
 _EXPRS = (ir.Const, ir.Local, ir.Builtin, ir.Unary, ir.Binary, ir.Select)
 
 
@@ -92,23 +93,25 @@ class Commands:
 # ---------------------------------------------------------------- translation
 
 
-def translate(program: ir.Program, sizes: Sizes) -> Commands:
+def translate(program: ir.Program, sizes: Sizes, feasible=None) -> Commands:
+    """`feasible(guards)` (optional) may prune local paths whose guards no values satisfy
+    (checker/prove_smt.py's `feasibility`); answering True is always safe."""
     if program.nblocks != 1:
         raise Unsupported("more than one kernel block per rank is not supported by the prover", None)
     if program.buffers:
         raise Unsupported("data buffers are not supported by the prover", program.buffers[0].span)
-    kernel = _code(program.kernel, "kernel", sizes)
-    host = _code(program.host, "host", sizes)
+    kernel = _code(program.kernel, "kernel", sizes, feasible)
+    host = _code(program.host, "host", sizes, feasible)
     return Commands(program, sizes, kernel, host, program.signals)
 
 
-def _code(code: ir.Code, kind: str, sizes: Sizes) -> Code:
+def _code(code: ir.Code, kind: str, sizes: Sizes, feasible) -> Code:
     instrs = code.instrs
     for pc, x in enumerate(instrs):
         _supported(x, kind, sizes)
     loops = _loops(instrs)
     zero = {s: ir.Const(0, SYNTHETIC) for s in range(code.nslots)}
-    entry = tuple(_paths(instrs, 0, zero))
+    entry = tuple(_paths(instrs, 0, zero, feasible))
     after = []
     for pc, x in enumerate(instrs):
         if x.visible:
@@ -116,7 +119,7 @@ def _code(code: ir.Code, kind: str, sizes: Sizes) -> Code:
             if isinstance(x, ir.Launch):  # the host stands at the Join next
                 after.append((pc, (Path((), (), nxt, x.span),)))
             else:
-                after.append((pc, tuple(_paths(instrs, nxt, {}))))
+                after.append((pc, tuple(_paths(instrs, nxt, {}, feasible))))
     return Code(kind, instrs, code.nslots, code.slot_names, entry, tuple(after), tuple(loops))
 
 
@@ -145,6 +148,8 @@ def _supported(x, kind: str, sizes: Sizes) -> None:
                                   getattr(node, "span", x.span))
             if isinstance(node, ir.Const):
                 sizes.const(node)  # raises when the provenance is unknown
+            if isinstance(node, ir.Binary) and node.op in _BIT_OPS or isinstance(node, ir.Unary) and node.op == "~":
+                raise Unsupported(f"the bit operator '{node.op}' is outside the prover's fragment", node.span)
 
 
 def _loops(instrs) -> list[Loop]:
@@ -205,7 +210,7 @@ def subst(e: ir.Expr, env: dict) -> ir.Expr:
     return e
 
 
-def _paths(instrs, start: int, env0: dict):
+def _paths(instrs, start: int, env0: dict, feasible=None):
     """Depth-first over the local code from `start` to the next visible instruction."""
     out = []
     stack = [(start, dict(env0), (), {})]
@@ -234,8 +239,12 @@ def _paths(instrs, start: int, env0: dict):
                 break
             elif isinstance(x, ir.Branch):
                 c = subst(x.cond, env)
-                stack.append((x.target, env, guards + ((c, False),), visits))
-                guards = guards + ((c, True),)
+                no, yes = guards + ((c, False),), guards + ((c, True),)
+                if feasible is None or feasible(no):
+                    stack.append((x.target, env, no, visits))
+                if feasible is not None and not feasible(yes):
+                    break
+                guards = yes
                 pc += 1
             else:
                 raise Unsupported(f"'{x.text}' is outside the prover's fragment", x.span)

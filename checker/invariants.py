@@ -143,10 +143,13 @@ def vocabulary(gc: Commands) -> Vocabulary:
                 out += [("==", t, c), ("<=", t, c), ("<=", c, t)]
         for s, e in defs:
             out.append(("==", ("kloc", s, x), ("kexpr", e, x)))
+        for t1, t2 in itertools.combinations(numeric(x), 2):
+            out += [("==", t1, t2), ("<=", t1, t2), ("<=", t2, t1), ("==", ("add", t1, 1), t2),
+                    ("==", t1, ("add", t2, 1))]
         return out
 
     def rank_rel(x, y):
-        out = []
+        out = [("==", ("kexpr", e, x), ("rank", y)) for _, e in defs]  # `next = (rank + 1) % nranks` before it runs
         for s in range(k.nslots):
             kl, ry = ("kloc", s, x), ("rank", y)
             out += [("==", kl, ry), ("<", kl, ry), ("<=", kl, ry), ("<", ry, kl), ("<=", ry, kl)]
@@ -257,7 +260,7 @@ def _kernel_ranks(clause) -> set:
     while stack:
         t = stack.pop()
         if isinstance(t, tuple) and t:
-            if t[0] in ("kloc", "kexpr"):
+            if t[0] == "kloc" or t[0] == "kexpr" and any(isinstance(n, ir.Local) for n in ir.walk(t[1])):
                 out.add(t[2])
             stack += [x for x in t if isinstance(x, tuple)]
     return out

@@ -390,6 +390,7 @@ class Prover:
         self.a, self.s, self.t = z3.Ints("a s t")
         self.domain = self.enc.domain(lower)
         self.queries = 0
+        self.trace = None  # trace(context name, dropped keys, model), for debugging
 
     def in_range(self, x):
         return z3.And(x >= 0, x < self.enc.N)
@@ -487,6 +488,8 @@ class Prover:
                     dead = {key for key in alive if z3.is_false(m.eval(goals[key], model_completion=True))}
                     s.pop()
                     assert dead, "a model that falsifies no goal"
+                    if self.trace is not None:
+                        self.trace(name, dead, m)
                     alive -= dead
                     changed = True
         return [c for k, c in enumerate(c1) if ("1", k) in alive], [c for k, c in enumerate(c2) if ("2", k) in alive]

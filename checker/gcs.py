@@ -25,6 +25,8 @@ IDLE, DONE_OFFSET = -1, 0  # kernel not running; a finished process stands at le
 TRUNCATED = -2  # a path cut off by the unrolling bound (must be infeasible)
 VISITS = 3  # how often one path may pass one instruction
 BUILTIN_NAMES = ("rank", "block", "launch_id")  # other Builtin names are symbolic params (model/params.py)
+_NODE_NAMES = {ir.ArrayRead: "a local array element", ir.TestExpr: "TTEST", ir.LoadExpr: "LOAD",
+               ir.FetchAddExpr: "FETCH_ADD", ir.CasExpr: "CAS", ir.TestEventExpr: "TEST_EVENT"}
 _BIT_OPS = ("<<", ">>", "&", "|", "^")
 _EXPRS = (ir.Const, ir.Local, ir.Builtin, ir.Unary, ir.Binary, ir.Select)
 
@@ -97,9 +99,9 @@ def translate(program: ir.Program, sizes: Sizes, feasible=None) -> Commands:
     """`feasible(guards)` (optional) may prune local paths whose guards no values satisfy
     (checker/prove_smt.py's `feasibility`); answering True is always safe."""
     if program.nblocks != 1:
-        raise Unsupported("more than one kernel block per rank is not supported by the prover", None)
+        raise Unsupported("more than one kernel block per rank", None)
     if program.buffers:
-        raise Unsupported("data buffers are not supported by the prover", program.buffers[0].span)
+        raise Unsupported("data buffers", program.buffers[0].span)
     kernel = _code(program.kernel, "kernel", sizes, feasible)
     host = _code(program.host, "host", sizes, feasible)
     return Commands(program, sizes, kernel, host, program.signals)
@@ -127,7 +129,7 @@ def _supported(x, kind: str, sizes: Sizes) -> None:
     allowed = (ir.Assign, ir.Jump, ir.Branch, ir.Return, ir.Notify, ir.Wait) if kind == "kernel" else \
         (ir.Assign, ir.Jump, ir.Branch, ir.Return, ir.Launch, ir.Join)
     if not isinstance(x, allowed):
-        raise Unsupported(f"'{x.text}' is outside the prover's fragment", x.span)
+        raise Unsupported(f"'{x.text}'", x.span)
     exprs = []
     if isinstance(x, ir.Assign):
         exprs.append(x.value)
@@ -137,19 +139,18 @@ def _supported(x, kind: str, sizes: Sizes) -> None:
         v = x.view
         if v.layout is not None or len(v.selectors) != len(v.signal.dims) or \
                 not all(isinstance(s, ir.Index) for s in v.selectors):
-            raise Unsupported("the prover handles single-element signal references only", v.span)
+            raise Unsupported("a signal view of more than one element (the prover handles single elements)", v.span)
         if isinstance(x, ir.Wait) and v.at is not None:
-            raise Unsupported("a TWAIT on another rank's signal is outside the prover's fragment", v.span)
+            raise Unsupported("a TWAIT on another rank's signal", v.span)
         exprs += [x.value, v.at] + [s.expr for s in v.selectors]
     for e in exprs:
         for node in ir.walk(e):
             if not isinstance(node, _EXPRS):
-                raise Unsupported(f"'{type(node).__name__}' in an expression is outside the prover's fragment",
-                                  getattr(node, "span", x.span))
+                raise Unsupported(_NODE_NAMES.get(type(node), type(node).__name__), getattr(node, "span", x.span))
             if isinstance(node, ir.Const):
                 sizes.const(node)  # raises when the provenance is unknown
             if isinstance(node, ir.Binary) and node.op in _BIT_OPS or isinstance(node, ir.Unary) and node.op == "~":
-                raise Unsupported(f"the bit operator '{node.op}' is outside the prover's fragment", node.span)
+                raise Unsupported(f"the bit operator '{node.op}'", node.span)
 
 
 def _loops(instrs) -> list[Loop]:
@@ -158,7 +159,7 @@ def _loops(instrs) -> list[Loop]:
     loops = []
     for j, x in enumerate(instrs):
         if isinstance(x, ir.Branch) and x.target <= j:
-            raise Unsupported("a backward branch is outside the prover's fragment", x.span)
+            raise Unsupported("a backward branch", x.span)
         if not (isinstance(x, ir.Jump) and x.target <= j):
             continue
         t = x.target
@@ -247,7 +248,7 @@ def _paths(instrs, start: int, env0: dict, feasible=None):
                 guards = yes
                 pc += 1
             else:
-                raise Unsupported(f"'{x.text}' is outside the prover's fragment", x.span)
+                raise Unsupported(f"'{x.text}'", x.span)
     return out
 
 

@@ -41,6 +41,8 @@ class Checked:
     status: str  # "ok", the violated properties joined by "+", or "inconclusive"
 
     def text(self) -> str:
+        if not self.params:
+            return f"the declared size {self.status}"
         return " ".join(f"{k}={v}" for k, v in self.params) + f" {self.status}"
 
 
@@ -60,6 +62,7 @@ class Proof:
     failure: Result | None = None
     seconds: float = 0.0
     queries: int = 0
+    raw: tuple = ()  # (commands, one-rank clauses, two-rank clauses) of a proof, for tests and tools
 
     @property
     def exit_code(self) -> int:
@@ -90,6 +93,8 @@ def prove_file(path, symbolic: list[str] | None = None, lower: dict | None = Non
         symbolic = [r] if r else []
     symbolic = list(dict.fromkeys(symbolic))
     r = ranks_param(spec)
+    for s in sorted(set(lower or {}) - set(symbolic)):
+        raise SpecErrors([_usage(f"--from {s}=...: {s} is not left symbolic (--all {s})")])
     lower = {s: (lower or {}).get(s, 2 if s == r else 1) for s in symbolic}
     for s in symbolic:
         if s in defines:
@@ -99,10 +104,7 @@ def prove_file(path, symbolic: list[str] | None = None, lower: dict | None = Non
     proof = Proof(name, UNPROVED, "", tuple(symbolic), lower)
     _refute(spec, defines, symbolic, lower, proof)
     if proof.verdict != FAIL:
-        if not symbolic:
-            proof.claim = "no param is left symbolic (use --all NAME)"
-        else:
-            _prove(spec, base, symbolic, lower, proof)
+        _prove(spec, base, symbolic, lower, proof)
     proof.seconds = time.monotonic() - start
     return proof
 
@@ -148,9 +150,13 @@ def _prove(spec, base: ir.Program, symbolic, lower, proof: Proof) -> None:
 
     try:
         if base.clean_exit:
-            raise Unsupported("`check clean_exit` is not covered by the prover", None)
+            raise Unsupported("`check clean_exit`", None)
         sizes = Sizes.of(spec, base, set(symbolic))
         gc = gcs.translate(base, sizes, smt.feasibility(sizes, lower))
+        if not symbolic:
+            proof.claim = ("no param is left symbolic (`ranks` names no param; use --all NAME): "
+                           "`sigproof check` decides the declared size")
+            return
         samples = []
         for values in _mining_sizes(symbolic, lower, sizes.ranks):
             conc = gcs.Concrete(gc, {**values})
@@ -182,6 +188,7 @@ def _prove(spec, base: ir.Program, symbolic, lower, proof: Proof) -> None:
     proof.invariant = tuple([invariants.render_clause(c, gc, False) for c in a1] +
                             [invariants.render_clause(c, gc, True) for c in a2])
     proof.clauses = (len(a1), len(a2))
+    proof.raw = (gc, tuple(a1), tuple(a2))
     if failed:
         proof.claim = "not proved: " + failed[0]
         proof.reasons += tuple(dict.fromkeys(failed))

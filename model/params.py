@@ -86,7 +86,7 @@ class Sizes:
         ranks = _size_expr(ranks_decl.value, values, program.nranks)
         blocks = next((d for d in decls if d.kind == "blocks"), None)
         if blocks is not None and _size_expr(blocks.value, values, program.nblocks) != 1:
-            raise Unsupported("more than one kernel block per rank is not supported by the prover", blocks.span)
+            raise Unsupported("more than one kernel block per rank", blocks.span)
         if isinstance(ranks, int) and symbolic:
             raise Unsupported(f"`ranks` does not name a symbolic param ({', '.join(sorted(symbolic))})",
                               ranks_decl.span)

@@ -178,8 +178,10 @@ def vocabulary(gc: Commands) -> Vocabulary:
     def cell_facts(xs):
         exact, offset = list(consts), []
         for x in xs:
-            exact += numeric(x)
-            offset += [("add", t, d) for t in numeric(x) if t[0] == "lc" or t[0] == "kloc" and t[1] in counters
+            # host locals (launch loop counters) would repeat the launch count
+            terms = [t for t in numeric(x) if t[0] != "hloc" or not track_lc]
+            exact += terms
+            offset += [("add", t, d) for t in terms if t[0] == "lc" or t[0] == "kloc" and t[1] in counters
                        for d in (1, -1)]
             for e in exprs:
                 exact.append(("kexpr", e, x))
@@ -225,7 +227,7 @@ def _signal_exprs(k) -> list:
         if isinstance(x, (ir.Notify, ir.Wait)):
             e = x.value
             nodes = list(ir.walk(e))
-            if any(isinstance(n, (ir.Local, ir.Builtin)) for n in nodes) and \
+            if not isinstance(e, ir.Local) and any(isinstance(n, (ir.Local, ir.Builtin)) for n in nodes) and \
                     not any(isinstance(n, ir.Binary) and n.op in ("/", "%") for n in nodes):
                 out.append(e)
     return _dedup(out)

@@ -396,7 +396,16 @@ class Prover:
         return z3.And(x >= 0, x < self.enc.N)
 
     def clause(self, c, st, env):
-        return z3.Or([holds(atom, st, env) if pol else z3.Not(holds(atom, st, env)) for atom, pol in c])
+        return z3.Or([self.atom(a, st, env) if pol else z3.Not(self.atom(a, st, env)) for a, pol in c])
+
+    def atom(self, a, st, env):
+        """An atom read in a state, cached on the state (atoms recur in many clauses)."""
+        cache = st.__dict__.setdefault("_atoms", {})
+        key = (a, tuple((k, v.get_id()) for k, v in sorted(env.items())))
+        hit = cache.get(key)
+        if hit is None:
+            hit = cache[key] = holds(a, st, env)
+        return hit
 
     def structure(self, st, x) -> list:
         """What every state of the commands satisfies by construction, at rank x."""
@@ -443,6 +452,24 @@ class Prover:
         yield "initial state", None
         for st in steps(self.enc, self.pre, self.a):
             yield st.name, st
+
+    def drop_tautologies(self, c1: list, c2: list) -> tuple[list, list]:
+        """The candidates that some state of the signature falsifies: a clause true of every
+        valuation (`not (p@i == j) or not (p@i < j)`) says nothing and only costs."""
+        s = _solver()
+        s.add(*self.domain, self.in_range(self.s), self.in_range(self.t), self.s != self.t)
+        s.add(*self.structure(self.pre, self.s), *self.structure(self.pre, self.t))
+        out = []
+        for cs, env in ((c1, {"i": self.s}), (c2, {"i": self.s, "j": self.t})):
+            keep = []
+            for c in cs:
+                s.push()
+                s.add(z3.Not(self.clause(c, self.pre, env)))
+                if s.check() != z3.unsat:  # unknown: keep it (Houdini decides)
+                    keep.append(c)
+                s.pop()
+            out.append(keep)
+        return out[0], out[1]
 
     def houdini(self, c1: list, c2: list, deadline=None) -> tuple[list, list]:
         alive = {("1", k) for k in range(len(c1))} | {("2", k) for k in range(len(c2))}

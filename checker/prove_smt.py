@@ -24,6 +24,7 @@ TIMEOUT_MS = 30_000
 import os
 LOGIC = os.environ.get("PROVE_LOGIC")
 INT32_MIN, INT32_MAX = ir.INT32_MIN, ir.INT32_MAX
+BIG = 2**64  # model/cint.py MAX_MAGNITUDE
 
 
 class Unknown(Exception):
@@ -41,7 +42,9 @@ class Enc:
         self.params = {s: z3.Int(s) for s in sizes.symbolic}
         self.udiv = z3.Function("cdiv", z3.IntSort(), z3.IntSort(), z3.IntSort())
         self.umod = z3.Function("cmod", z3.IntSort(), z3.IntSort(), z3.IntSort())
-        self.divisors: list | None = None  # collects the divisors met while encoding, when a list
+        # when a list: collects (condition, what) for every run-time fault the encoded
+        # expressions may raise in the explicit engine (a zero divisor, a value beyond 2^64)
+        self.divisors: list | None = None
 
     @property
     def N(self):
@@ -83,19 +86,18 @@ class Enc:
             if e.op in ("==", "!=", "<", "<=", ">", ">=", "&&", "||"):
                 return z3.If(self.cond(e, loc, rank, lid), 1, 0)
             a, b = self.expr(e.left, loc, rank, lid), self.expr(e.right, loc, rank, lid)
-            if e.op == "+":
-                return a + b
-            if e.op == "-":
-                return a - b
-            if e.op == "*":
-                return a * b
+            if e.op in ("+", "-", "*"):
+                r = a + b if e.op == "+" else a - b if e.op == "-" else a * b
+                if self.divisors is not None:  # model/cint.py: beyond 2^64 in magnitude is an error
+                    self.divisors.append((z3.And(r >= -BIG, r <= BIG), "a value beyond 2^64"))
+                return r
             if e.op == "min":
                 return z3.If(a <= b, a, b)
             if e.op == "max":
                 return z3.If(a >= b, a, b)
             if e.op in ("/", "%"):
                 if self.divisors is not None:
-                    self.divisors.append(b)
+                    self.divisors.append((b != 0, "a divisor is zero"))
                 return self._div(a, b) if e.op == "/" else self._mod(a, b)
         raise gcs.Unsupported(f"'{e}' cannot be encoded", getattr(e, "span", None))
 
@@ -273,16 +275,16 @@ class Step:
 
 
 def _path(enc, p, loc, a, lid, guard0: list, checks: list, label: str):
-    """Guards and updated locals of a path; the divisors' checks assume the guards before them."""
+    """Guards and updated locals of a path; the fault checks assume the guards before them."""
     guards = list(guard0)
     for c, want in p.guards:
         enc.divisors = []
         g = enc.cond(c, loc, a, lid)
-        checks += [(z3.And(guards), d != 0, f"a divisor is zero ({label})") for d in enc.divisors]
+        checks += [(z3.And(guards), ok, f"{what} ({label})") for ok, what in enc.divisors]
         guards.append(g if want else z3.Not(g))
     enc.divisors = []
     upd = {s: enc.expr(e, loc, a, lid) for s, e in p.updates}
-    checks += [(z3.And(guards), d != 0, f"a divisor is zero ({label})") for d in enc.divisors]
+    checks += [(z3.And(guards), ok, f"{what} ({label})") for ok, what in enc.divisors]
     enc.divisors = None
     if p.dest == gcs.TRUNCATED:
         checks.append((z3.And(guards), z3.BoolVal(False), f"a local loop may not terminate ({p.span})"))
@@ -323,7 +325,7 @@ def steps(enc: Enc, pre: State, a) -> list[Step]:
         holder = a if x.view.at is None else enc.expr(x.view.at, kloc, a, lid)
         idxs = [enc.expr(sel.expr, kloc, a, lid) for sel in x.view.selectors]
         v = enc.expr(x.value, kloc, a, lid)
-        checks0 = [(at, d != 0, f"a divisor is zero at {x.span}") for d in enc.divisors]
+        checks0 = [(at, ok, f"{what} at {x.span}") for ok, what in enc.divisors]
         enc.divisors = None
         dims = [enc.params[d] if isinstance(d, str) else z3.IntVal(d) for d in gc.sizes.dims_of(x.view.signal.name)]
         checks0.append((at, z3.And(holder >= 0, holder < enc.N), f"the rank of {x.text} is out of range at {x.span}"))
@@ -528,6 +530,16 @@ class Prover:
         (the sufficient condition: readers' comparisons all rising and the value not falling,
         or all falling and not rising, or the value unchanged). Empty: all proved."""
         failed = []
+        s = _solver()  # the hosts' first local statements, before any step
+        s.add(*self.domain, self.in_range(self.a))
+        zero = lambda slot: z3.IntVal(0)  # noqa: E731
+        for p in self.gc.host.entry:
+            checks: list = []
+            _path(self.enc, p, zero, self.a, z3.IntVal(0), [], checks, "host start")
+            for pre, ok, what in checks:
+                self.queries += 1
+                if _check(s, pre, z3.Not(ok)) != z3.unsat:
+                    failed.append(what)
         for st in steps(self.enc, self.pre, self.a):
             terms = _dedup([self.a] + st.terms)
             s = self._base(terms)

@@ -97,8 +97,13 @@ class Sizes:
             dims.append((sig.name, tuple(_size_expr(e, values, v) for e, v in zip(d.dims, sig.dims))))
             if d.value is not None and _names(d.value) & set(k for k, v in values.items() if isinstance(v, str)):
                 raise Unsupported("a signal's initial value depends on a symbolic param", d.span)
+        sym_names = {k for k, v in values.items() if isinstance(v, str)} | ({"nranks"} if isinstance(ranks, str) else set())
         nodes: dict = {}
         for x in _syntax_nodes(spec):
+            if isinstance(x, S.Cond) and _names(x.test) & sym_names:
+                # constant folding keeps only the branch taken (its own span, a plain literal):
+                # the choice would be lost, so the size-dependent choice is refused
+                raise Unsupported("a conditional expression whose test depends on a symbolic size", x.span)
             sp = x.span
             nodes.setdefault((sp.line, sp.col, sp.end_line, sp.end_col), x)
         base = tuple((k, params[k]) for k in sorted(symbolic))

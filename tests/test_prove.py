@@ -1,6 +1,7 @@
 """`sigproof prove`: the targets, the soundness of the translation, and mutants that must never
 be proved (docs/prove.md)."""
 
+import functools
 import io
 import json
 import re
@@ -10,12 +11,18 @@ import pytest
 
 from checker import cli, gcs, invariants
 from checker.check import check_program
-from checker.prove import FAIL, PROVED, UNPROVED, prove_file, ranks_param
+from checker.prove import FAIL, PROVED, UNPROVED, prove_file, ranks_param, write_text
 from model import compile_spec, parse
 from model.params import Sizes, Unsupported
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = ROOT / "specs"
+
+
+@functools.lru_cache(maxsize=None)
+def proved(name: str, *symbolic: str):
+    """One proof per target for the whole module (they take seconds)."""
+    return prove_file(SPECS / name, list(symbolic))
 
 
 def run(*argv):
@@ -45,9 +52,12 @@ def test_all_to_all_barrier_is_proved_for_every_size():
 
 
 def test_ring_pipeline_ge_is_proved_for_every_size_and_step_count():
-    code, out, _ = run(str(SPECS / "ring_pipeline_ge.sig"), "--all", "N", "--all", "S", "--show-invariant")
-    assert code == 0, out
-    assert "PROVED: ok for all N >= 2 and all S >= 1" in out
+    proof = proved("ring_pipeline_ge.sig", "N", "S")
+    assert proof.verdict == PROVED and proof.exit_code == 0
+    assert proof.claim == "ok for all N >= 2 and all S >= 1"
+    out = io.StringIO()
+    write_text(proof, out, show_invariant=True, timing=False)
+    out = out.getvalue()
     # the clause the lost-notification condition rests on, in the spec's terms
     assert "rank i is not at 25:9 `TNOTIFY(flag @ next, step + 1, Set)` or not (next@i == j) or flag@j == step@i" in out
 
@@ -75,7 +85,7 @@ def test_counter_with_a_size_dependent_threshold_is_not_reported_proved():
 
 
 def test_epoch_counter_is_proved_for_every_size_and_launch_count():
-    proof = prove_file(SPECS / "epoch_counter.sig", ["N", "L"])
+    proof = proved("epoch_counter.sig", "N", "L")
     assert proof.verdict == PROVED, (proof.claim, proof.reasons)
     assert proof.claim == "ok for all N >= 2 and all L >= 1"
 
@@ -118,6 +128,10 @@ MUTANTS = [
     # fails only from 5 ranks on: the explicit sizes 2..4 cannot see it, the proof must not pass
     ("all_to_all_barrier.sig", ["N"], "if (p != rank) {\n            TNOTIFY",
      "if (p != rank && p != 4) {\n            TNOTIFY", 1),
+    # every rank stuck at the same place (ties for the least progress), from 5 ranks on
+    ("all_to_all_barrier.sig", ["N"], "TWAIT(arrived[p], 1, GE)", "TWAIT(arrived[p], nranks / 5 + 1, GE)", 1),
+    # a size-dependent choice that constant folding would hide: refused (UNPROVED)
+    ("all_to_all_barrier.sig", ["N"], "TWAIT(arrived[p], 1, GE)", "TWAIT(arrived[p], nranks < 5 ? 1 : 2, GE)", 1),
     ("ring_pipeline_ge.sig", ["N", "S"], "TWAIT(flag, step + 1, GE)", "TWAIT(flag, step + 2, GE)", 1),
     ("ring_pipeline_ge.sig", ["N", "S"], "TWAIT(flag, step + 1, GE)", "TWAIT(flag, step + 1, EQ)", 1),
     # step + 1 reaches 2^31 when S = 2^31 - 1: a Set value outside int32 for the largest S only
@@ -137,6 +151,16 @@ def test_mutants_are_never_proved(tmp_path, spec, symbolic, old, new, count):
     assert proof.verdict in (FAIL, UNPROVED), proof.invariant
     if proof.verdict == FAIL:
         assert proof.failure is not None and proof.failure.violations  # confirmed by the explicit engine
+
+
+def test_a_fault_beyond_the_explicit_sizes_is_not_proved(tmp_path):
+    """A division by zero from 5 ranks on, in the host's first statements."""
+    path = tmp_path / "div.sig"
+    path.write_text("param N = 3;\nranks N;\nsignal f[N];\nhost {\n    int x = 7 / (nranks - 5);\n    launch;\n}\n"
+                    "kernel {\n    TNOTIFY(f[rank] @ rank, 1, Set);\n}\n")
+    proof = prove_file(path, ["N"])
+    assert proof.verdict == UNPROVED and "a divisor is zero" in proof.claim
+    assert [c.status for c in proof.checked] == ["ok", "ok", "ok"]
 
 
 def test_mutant_failing_only_beyond_the_explicit_sizes_stays_unproved(tmp_path):
@@ -202,14 +226,15 @@ def test_guarded_commands_reach_what_the_explicit_engine_reaches(path):
 
 
 PROVED_SPECS = [("all_to_all_barrier.sig", ["N"], [{"N": n} for n in (2, 3, 4)]),
-                ("ring_pipeline_ge.sig", ["N", "S"], [{"N": n, "S": s} for n in (2, 3, 4) for s in (1, 2, 3)])]
+                ("ring_pipeline_ge.sig", ["N", "S"], [{"N": n, "S": s} for n in (2, 3, 4) for s in (1, 2)] +
+                 [{"N": 2, "S": 3}])]
 
 
 @pytest.mark.parametrize("name, symbolic, sizes", PROVED_SPECS, ids=[p[0] for p in PROVED_SPECS])
 def test_the_proved_invariant_holds_on_every_reachable_state(name, symbolic, sizes):
     """The states of the guarded commands, which the test above equates with the explicit
     engine's (on positions and signals) for these sizes."""
-    proof = prove_file(SPECS / name, symbolic)
+    proof = proved(name, *symbolic)
     assert proof.verdict == PROVED
     gc, a1, a2 = proof.raw
     assert len(proof.invariant) == len(a1) + len(a2)

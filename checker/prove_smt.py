@@ -21,8 +21,6 @@ from model import ir
 from model.vocabulary import COMPARISON, FALLING_CMPS, RISING_CMPS
 
 TIMEOUT_MS = 30_000
-import os
-LOGIC = os.environ.get("PROVE_LOGIC")
 INT32_MIN, INT32_MAX = ir.INT32_MIN, ir.INT32_MAX
 BIG = 2**64  # model/cint.py MAX_MAGNITUDE
 
@@ -37,8 +35,9 @@ class Unknown(Exception):
 class Enc:
     """IR expressions as z3 terms: locals through `loc(slot)`, `rank`, `launch_id`."""
 
-    def __init__(self, sizes):
+    def __init__(self, sizes, gc: gcs.Commands | None = None):
         self.sizes = sizes
+        self.gc = gc  # the commands, when states of them are encoded
         self.params = {s: z3.Int(s) for s in sizes.symbolic}
         self.udiv = z3.Function("cdiv", z3.IntSort(), z3.IntSort(), z3.IntSort())
         self.umod = z3.Function("cmod", z3.IntSort(), z3.IntSort(), z3.IntSort())
@@ -357,7 +356,7 @@ def steps(enc: Enc, pre: State, a) -> list[Step]:
 
 
 def _solver():
-    s = z3.SolverFor(LOGIC) if LOGIC else z3.Solver()
+    s = z3.Solver()
     s.set("timeout", TIMEOUT_MS)
     s.set("random_seed", 0)
     return s
@@ -385,8 +384,7 @@ class Prover:
 
     def __init__(self, gc: gcs.Commands, lower: dict):
         self.gc = gc
-        self.enc = Enc(gc.sizes)
-        self.enc.gc = gc
+        self.enc = Enc(gc.sizes, gc)
         self._instances: dict = {}
         self.pre = State(self.enc, "")
         self.a, self.s, self.t = z3.Ints("a s t")

@@ -49,6 +49,9 @@ def test_all_to_all_barrier_is_proved_for_every_size():
     assert "properties: deadlock, lost_notification, overflow, error" in out
     assert re.search(r"invariant: \d+ clauses", out)
     assert "checked explicitly: N=2 ok, N=3 ok, N=4 ok" in out
+    again = io.StringIO()  # a second, separate run gives the same report, invariant included
+    write_text(proved("all_to_all_barrier.sig", "N"), again, timing=False)
+    assert again.getvalue() == out
 
 
 def test_ring_pipeline_ge_is_proved_for_every_size_and_step_count():

@@ -123,6 +123,8 @@ def _prove_parser(sub) -> None:
     _common(pr)
     pr.add_argument("--format", choices=("text", "json"), default="text")
     pr.add_argument("--show-invariant", action="store_true", help="print the inductive invariant")
+    pr.add_argument("--timeout", type=float, default=300.0, metavar="S",
+                    help="seconds of solver work before giving up (UNPROVED; default 300)")
     pr.add_argument("--no-timing", action="store_true", help="leave elapsed times out (byte-stable output)")
 
 
@@ -133,7 +135,7 @@ def _prove(args, stdout: IO[str], stderr: IO[str]) -> int:
 
     lower = _defines(args.lower)
     try:
-        proof = prove.prove_file(args.spec, args.all, lower, _defines(args.defines))
+        proof = prove.prove_file(args.spec, args.all, lower, _defines(args.defines), timeout=args.timeout)
     except SpecErrors as e:
         stderr.write(e.render() + "\n")
         return EXIT_ERROR

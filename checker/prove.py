@@ -32,6 +32,7 @@ from model.params import Sizes, Unsupported
 PROVED, FAIL, UNPROVED = "PROVED", "FAIL", "UNPROVED"
 PROPERTIES = ("deadlock", "lost_notification", "overflow", "error", "assertion")
 EXPLICIT = Options(max_states=200_000, timeout=60.0)  # each small size checked explicitly
+TIMEOUT = 300.0  # seconds of solver work before UNPROVED (--timeout)
 SPREAD = 2  # small sizes: the lower bounds plus at most this much in total
 
 
@@ -78,8 +79,9 @@ def ranks_param(spec) -> str | None:
 
 
 def prove_file(path, symbolic: list[str] | None = None, lower: dict | None = None,
-               defines: dict | None = None) -> Proof:
-    """Raises SpecErrors for a spec that does not compile (as `check` reports them)."""
+               defines: dict | None = None, timeout: float | None = TIMEOUT) -> Proof:
+    """Raises SpecErrors for a spec that does not compile (as `check` reports them).
+    `timeout` bounds the solver part (seconds): past it the answer is UNPROVED."""
     start = time.monotonic()
     name = str(path)
     from pathlib import Path  # noqa: PLC0415
@@ -104,7 +106,7 @@ def prove_file(path, symbolic: list[str] | None = None, lower: dict | None = Non
     proof = Proof(name, UNPROVED, "", tuple(symbolic), lower)
     _refute(spec, defines, symbolic, lower, proof)
     if proof.verdict != FAIL:
-        _prove(spec, base, symbolic, lower, proof)
+        _prove(spec, base, symbolic, lower, proof, None if timeout is None else time.monotonic() + timeout)
     proof.seconds = time.monotonic() - start
     return proof
 
@@ -144,7 +146,7 @@ def _refute(spec, defines, symbolic, lower, proof: Proof) -> None:
     proof.checked = tuple(checked)
 
 
-def _prove(spec, base: ir.Program, symbolic, lower, proof: Proof) -> None:
+def _prove(spec, base: ir.Program, symbolic, lower, proof: Proof, deadline: float | None) -> None:
     from checker import gcs, invariants  # noqa: PLC0415
     from checker import prove_smt as smt  # noqa: PLC0415
 
@@ -162,7 +164,7 @@ def _prove(spec, base: ir.Program, symbolic, lower, proof: Proof) -> None:
             conc = gcs.Concrete(gc, {**values})
             samples.append((conc, conc.reachable()))
         c1, c2 = invariants.mine(gc, samples)
-        prover = smt.Prover(gc, lower)
+        prover = smt.Prover(gc, lower, deadline)
         try:
             a1, a2 = prover.houdini(*prover.drop_tautologies(c1, c2))
             readers: dict = {}
@@ -180,7 +182,8 @@ def _prove(spec, base: ir.Program, symbolic, lower, proof: Proof) -> None:
         proof.location = str(e.span) if e.span is not None else None
         return
     except smt.Unknown as e:
-        proof.claim = f"the solver answered unknown ({e}); nothing is proved"
+        proof.claim = ("the time limit (--timeout) was reached; nothing is proved" if "time limit" in str(e) else
+                       f"the solver answered unknown ({e}); nothing is proved")
         return
     except gcs.Fault as e:
         proof.claim = f"the small sizes could not be enumerated for mining ({e})"

@@ -362,7 +362,14 @@ def _solver():
     return s
 
 
+DEADLINE: list = [None]  # time.monotonic() after which every query raises Unknown (Prover.deadline)
+
+
 def _check(s, *assumptions):
+    import time  # noqa: PLC0415
+
+    if DEADLINE[0] is not None and time.monotonic() > DEADLINE[0]:
+        raise Unknown("time limit reached")
     r = s.check(*assumptions)
     if r == z3.unknown:
         raise Unknown(s.reason_unknown())
@@ -382,7 +389,7 @@ def _dedup(terms):
 class Prover:
     """Houdini and the final obligations for one set of commands."""
 
-    def __init__(self, gc: gcs.Commands, lower: dict):
+    def __init__(self, gc: gcs.Commands, lower: dict, deadline: float | None = None):
         self.gc = gc
         self.enc = Enc(gc.sizes, gc)
         self._instances: dict = {}
@@ -390,6 +397,7 @@ class Prover:
         self.a, self.s, self.t = z3.Ints("a s t")
         self.domain = self.enc.domain(lower)
         self.queries = 0
+        DEADLINE[0] = deadline
         self.trace = None  # trace(context name, dropped keys, model), for debugging
 
     def in_range(self, x):

@@ -252,3 +252,8 @@ def test_the_proved_invariant_holds_on_every_reachable_state(name, symbolic, siz
                     if i != j:
                         for c in a2:
                             assert invariants.clause_holds_concrete(c, view, {"i": i, "j": j}), (values, c)
+
+
+def test_a_time_limit_is_unproved_never_proved():
+    proof = prove_file(SPECS / "all_to_all_barrier.sig", ["N"], timeout=0.0)
+    assert proof.verdict == UNPROVED and "time limit" in proof.claim

@@ -80,6 +80,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report with sequence charts")
     c.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="coloured text output with source excerpts (auto: on a terminal, unless NO_COLOR is set)")
+    _prove_parser(sub)
     r = sub.add_parser("replay", help="take the steps of a counterexample again on the model, showing the signals")
     r.add_argument("paths", nargs=1, metavar="SPEC")
     r.add_argument("trace", metavar="TRACE.json", help="the JSON output of a check, one result of it or one violation")
@@ -110,6 +111,45 @@ def _parser() -> argparse.ArgumentParser:
     x.add_argument("--config", metavar="sigproof.toml", help="config file (default: sigproof.toml beside the kernel)")
     x.add_argument("-o", "--output", metavar="OUT.sig", help="write here instead of stdout")
     return p
+
+
+def _prove_parser(sub) -> None:
+    pr = sub.add_parser("prove", help="prove a spec correct for every size (all N >= 2), or find the smallest "
+                                      "size that fails", epilog="exit status: 0 proved, 1 a violation at a size "
+                        "(with the trace), 2 spec or usage error, 3 not proved (never 0 unless proved)",
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    pr.add_argument("spec", metavar="SPEC")
+    pr.add_argument("--all", action="append", default=[], metavar="NAME",
+                    help="a param left symbolic (repeatable; default: the param of `ranks`)")
+    pr.add_argument("--from", action="append", default=[], dest="lower", metavar="NAME=VALUE",
+                    help="the least value of a symbolic param (default: 2 for the ranks param, else 1)")
+    _common(pr)
+    pr.add_argument("--format", choices=("text", "json"), default="text")
+    pr.add_argument("--show-invariant", action="store_true", help="print the inductive invariant")
+    pr.add_argument("--timeout", type=float, default=300.0, metavar="S",
+                    help="seconds of solver work before giving up (UNPROVED; default 300)")
+    pr.add_argument("--no-timing", action="store_true", help="leave elapsed times out (byte-stable output)")
+
+
+def _prove(args, stdout: IO[str], stderr: IO[str]) -> int:
+    import json
+
+    from checker import prove
+
+    lower = _defines(args.lower)
+    try:
+        proof = prove.prove_file(args.spec, args.all, lower, _defines(args.defines), timeout=args.timeout)
+    except SpecErrors as e:
+        stderr.write(e.render() + "\n")
+        return EXIT_ERROR
+    except OSError as e:
+        raise UsageError(f"{args.spec}: {e.strerror}") from None
+    timing = not args.no_timing
+    if args.format == "json":
+        stdout.write(json.dumps(prove.json_doc(proof, timing=timing), indent=2) + "\n")
+    else:
+        prove.write_text(proof, stdout, show_invariant=args.show_invariant, timing=timing)
+    return proof.exit_code
 
 
 def _export_parser(sub) -> None:
@@ -245,6 +285,8 @@ def run(argv: list[str], stdout: IO[str], stderr: IO[str]) -> int:
             return _export(args, stdout, stderr)
         if args.command == "extract":
             return _extract(args, stdout, stderr)
+        if args.command == "prove":
+            return _prove(args, stdout, stderr)
         return _check(args, stdout, stderr)
     except UsageError as e:
         stderr.write(f"sigproof: error: {e}\n")

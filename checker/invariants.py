@@ -1,0 +1,413 @@
+"""Candidate invariants: atoms over one or two ranks `i`, `j`, clauses, and mining them from the
+states the guarded commands reach at small sizes (the invisible-invariants / DistAI idea).
+
+A term or atom is plain data (tuples); `value(t, backend, env)` evaluates it with a backend
+(a concrete state here, z3 terms in checker/prove_smt.py) using Python's operators, so both
+readings share one definition. A clause is a tuple of (atom, polarity) literals, read as a
+disjunction, universally quantified over i (one-rank clauses) or over i != j (two-rank).
+Mined clauses are only candidates: Houdini (checker/prove_smt.py) keeps the inductive ones.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from checker.gcs import IDLE, Commands, Concrete, Fault
+from model import ir
+from model.check import source_text
+
+MAX_FIXED_DIM = 4  # constant signal dimensions up to this size get one cell per index
+
+
+# ---------------------------------------------------------------- evaluation
+
+
+def value(t, b, env):
+    """The value of term `t` with backend `b` and rank variables `env` ({'i': ..., 'j': ...})."""
+    k = t[0]
+    if k == "int":
+        return b.num(t[1])
+    if k == "sym":
+        return b.sym(t[1])
+    if k == "rank":
+        return env[t[1]]
+    if k == "add":
+        return value(t[1], b, env) + t[2]
+    if k in ("kpc", "hpc", "lc"):
+        return getattr(b, k)(env[t[1]])
+    if k in ("kloc", "hloc"):
+        return getattr(b, k)(t[1], env[t[2]])
+    if k == "cell":
+        return b.cell(t[1], env[t[2]], tuple(value(x, b, env) for x in t[3]))
+    if k == "kexpr":
+        return b.kexpr(t[1], env[t[2]])
+    raise AssertionError(t)
+
+
+def holds(atom, b, env):
+    op, l, r = atom
+    a, c = value(l, b, env), value(r, b, env)
+    if op == "==":
+        return a == c
+    if op == "<=":
+        return a <= c
+    return a < c
+
+
+class ConcreteView:
+    """A backend reading one state of `Concrete`."""
+
+    def __init__(self, conc: Concrete, st):
+        self.c, self.st = conc, st
+
+    def num(self, k):
+        return k
+
+    def sym(self, name):
+        return self.c.values[name]
+
+    def kpc(self, x):
+        return self.st[2][x]
+
+    def hpc(self, x):
+        return self.st[0][x]
+
+    def lc(self, x):
+        return self.st[4][x]
+
+    def kloc(self, s, x):
+        return self.st[3][x][s]
+
+    def hloc(self, s, x):
+        return self.st[1][x][s]
+
+    def cell(self, name, h, idxs):
+        off, dims, _ = self.c.layout[name]
+        flat = 0
+        for i, d in zip(idxs, dims):
+            if not 0 <= i < d:
+                raise Fault("index")
+            flat = flat * d + i
+        return self.st[5][h * self.c.E + off + flat]
+
+    def kexpr(self, e, x):
+        return self.c.ev(e, self.st[3][x], x, self.st[4][x] - 1)
+
+
+def clause_holds_concrete(clause, view, env) -> bool:
+    for atom, pol in clause:
+        try:
+            if bool(holds(atom, view, env)) == pol:
+                return True
+        except Fault:
+            continue
+    return False
+
+
+# ---------------------------------------------------------------- the vocabulary
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    guards1: tuple  # atoms of rank i that may be negated in front of one-rank clauses
+    facts1: tuple  # atoms of rank i for the last literal
+    guards2: tuple
+    facts2: tuple
+
+
+def vocabulary(gc: Commands) -> Vocabulary:
+    k, h = gc.kernel, gc.host
+    syms = [("sym", s) for s in gc.sizes.symbolic]
+    consts = [("int", 0), ("int", 1)] + syms
+    kpos = (IDLE,) + k.visible() + (k.done,)
+    hpos = h.visible() + (h.done,)
+    counters = {lp.slot for lp in k.loops}
+    defs = _definitions(k)
+    exprs = _signal_exprs(k)
+    track_lc = bool(h.loops) or gc.program.uses_launch_id
+
+    def pcs(x):
+        out = [("==", ("kpc", x), ("int", v)) for v in kpos]
+        out += [("==", ("hpc", x), ("int", v)) for v in hpos if len(hpos) > 1]
+        return out
+
+    def numeric(x):
+        out = [("kloc", s, x) for s in range(k.nslots)] + [("hloc", s, x) for s in range(h.nslots)]
+        return out + ([("lc", x)] if track_lc else [])
+
+    def local_facts(x):
+        out = []
+        for t in numeric(x):
+            for c in consts:
+                out += [("==", t, c), ("<=", t, c), ("<=", c, t)]
+        for s, e in defs:
+            out.append(("==", ("kloc", s, x), ("kexpr", e, x)))
+        for t1, t2 in itertools.combinations(numeric(x), 2):
+            out += [("==", t1, t2), ("<=", t1, t2), ("<=", t2, t1), ("==", ("add", t1, 1), t2),
+                    ("==", t1, ("add", t2, 1))]
+        return out
+
+    def rank_rel(x, y):
+        out = [("==", ("kexpr", e, x), ("rank", y)) for _, e in defs]  # `next = (rank + 1) % nranks` before it runs
+        for s in range(k.nslots):
+            kl, ry = ("kloc", s, x), ("rank", y)
+            out += [("==", kl, ry), ("<", kl, ry), ("<=", kl, ry), ("<", ry, kl), ("<=", ry, kl)]
+        return out
+
+    def cells(xs):
+        out = []
+        for sig in gc.signals:
+            dims = gc.sizes.dims_of(sig.name)
+            choices = []
+            for d in dims:
+                if d == gc.sizes.ranks:
+                    choices.append([("rank", y) for y in xs])
+                elif isinstance(d, int) and d <= MAX_FIXED_DIM:
+                    choices.append([("int", v) for v in range(d)])
+                else:
+                    choices = None
+                    break
+            if choices is None:
+                continue
+            for holder in xs:
+                for idx in itertools.product(*choices):
+                    out.append(("cell", sig.name, holder, tuple(idx)))
+        return out
+
+    def cell_facts(xs):
+        exact, offset = list(consts), []
+        for x in xs:
+            # host locals (launch loop counters) would repeat the launch count
+            terms = [t for t in numeric(x) if t[0] != "hloc" or not track_lc]
+            exact += terms
+            offset += [("add", t, d) for t in terms if t[0] == "lc" or t[0] == "kloc" and t[1] in counters
+                       for d in (1, -1)]
+            for e in exprs:
+                exact.append(("kexpr", e, x))
+                offset.append(("add", ("kexpr", e, x), -1))
+        out = []
+        for c in cells(xs):
+            for v in exact:
+                out += [("==", c, v), ("<=", c, v), ("<=", v, c)]
+            out += [("==", c, v) for v in offset]
+        return out
+
+    g1 = pcs("i")
+    f1 = local_facts("i") + cell_facts(("i",)) + pcs("i") + rank_rel("i", "i")
+    g2 = pcs("i") + pcs("j") + rank_rel("i", "j") + rank_rel("j", "i")
+    f2 = g2 + cell_facts(("i", "j"))
+    f2 += [("<=", ("lc", "i"), ("add", ("lc", "j"), 1))] if track_lc else []
+    f2 += [("<=", ("kloc", s, "i"), ("add", ("kloc", s, "j"), 1)) for s in sorted(counters)]
+    return Vocabulary(tuple(_dedup(g1)), tuple(_dedup(f1)), tuple(_dedup(g2)), tuple(_dedup(f2)))
+
+
+def _dedup(xs):
+    return list(dict.fromkeys(xs))
+
+
+def _definitions(k) -> list:
+    """(slot, expression) of kernel locals assigned once, from built-ins and constants only."""
+    assigns: dict = {}
+    for x in k.instrs:
+        if isinstance(x, ir.Assign):
+            assigns.setdefault(x.slot, []).append(x.value)
+    out = []
+    for s, vals in sorted(assigns.items()):
+        if len(vals) == 1 and not any(isinstance(n, ir.Local) for n in ir.walk(vals[0])) and \
+                not isinstance(vals[0], ir.Const):
+            out.append((s, vals[0]))
+    return out
+
+
+def _signal_exprs(k) -> list:
+    """The non-constant values of the TNOTIFYs and operands of the TWAITs (without / and %)."""
+    out = []
+    for x in k.instrs:
+        if isinstance(x, (ir.Notify, ir.Wait)):
+            e = x.value
+            nodes = list(ir.walk(e))
+            if not isinstance(e, ir.Local) and any(isinstance(n, (ir.Local, ir.Builtin)) for n in nodes) and \
+                    not any(isinstance(n, ir.Binary) and n.op in ("/", "%") for n in nodes):
+                out.append(e)
+    return _dedup(out)
+
+
+# ---------------------------------------------------------------- mining
+
+
+def mine(gc: Commands, samples: list[tuple[Concrete, list]]) -> tuple[list, list]:
+    """One-rank and two-rank clauses of the shapes (not g1 or not g2 or fact) true on every
+    sample state (for every rank, every pair of distinct ranks), minimal under inclusion."""
+    voc = vocabulary(gc)
+    one = _masks(samples, voc.guards1 + voc.facts1, pairs=False)
+    two = _masks(samples, voc.guards2 + voc.facts2, pairs=True)
+    running = set(gc.kernel.visible())
+    c1 = _clauses(voc.guards1, voc.facts1, *one, keep=lambda c: _guarded(c, running))
+    c2 = _clauses(voc.guards2, voc.facts2, *two, keep=lambda c: _guarded(c, running))
+    return c1, [c for c in c2 if _ranks(c) == {"i", "j"}]
+
+
+def _guarded(clause, running: set) -> bool:
+    """A clause may read rank x's kernel locals only under a guard that x's kernel runs (at
+    a visible position): elsewhere they hold no meaning, only leftovers (a pruning of the
+    candidates, so completeness at most is at stake)."""
+    at = {a[1][1] for a, pol in clause if not pol and a[0] == "==" and a[1][0] == "kpc" and a[2][1] in running}
+    return all(x in at for x in _kernel_ranks(clause))
+
+
+def _kernel_ranks(clause) -> set:
+    out = set()
+    stack = [a for a, _ in clause]
+    while stack:
+        t = stack.pop()
+        if isinstance(t, tuple) and t:
+            if t[0] == "kloc" or t[0] == "kexpr" and any(isinstance(n, ir.Local) for n in ir.walk(t[1])):
+                out.add(t[2])
+            stack += [x for x in t if isinstance(x, tuple)]
+    return out
+
+
+def _ranks(clause) -> set:
+    out = set()
+    stack = [a for a, _ in clause]
+    while stack:
+        t = stack.pop()
+        if isinstance(t, tuple):
+            if t and t[0] in ("kpc", "hpc", "lc", "rank") and len(t) == 2:
+                out.add(t[1])
+            elif t and t[0] in ("kloc", "hloc", "kexpr"):
+                out.add(t[2])
+            elif t and t[0] == "cell":
+                out.add(t[2])
+            stack += [x for x in t if isinstance(x, tuple)]
+    return out
+
+
+def _strongest(clauses, masks, full):
+    """Drop a clause when a kept one implies it on the samples (literal by literal): only
+    candidates are dropped, so this costs completeness at most, never soundness."""
+    def mask(lit):
+        m = masks[lit[0]]
+        return m if lit[1] else full & ~m
+
+    lm = [[mask(l) for l in c] for c in clauses]
+    order = sorted(range(len(clauses)), key=lambda k: (len(clauses[k]), sum(bin(m).count("1") for m in lm[k])))
+    kept: list[int] = []
+    for k in order:
+        if not any(all(any(a & ~b == 0 for b in lm[k]) for a in lm[q]) for q in kept):
+            kept.append(k)
+    return [clauses[k] for k in sorted(kept)]
+
+
+def _masks(samples, atoms, pairs: bool):
+    atoms = _dedup(list(atoms))
+    masks = {a: 0 for a in atoms}
+    bit = 0
+    for conc, states in samples:
+        R = conc.R
+        envs = [{"i": i, "j": j} for i in range(R) for j in range(R) if i != j] if pairs else \
+            [{"i": i} for i in range(R)]
+        for st in states:
+            view = ConcreteView(conc, st)
+            for env in envs:
+                b = 1 << bit
+                bit += 1
+                for a in atoms:
+                    try:
+                        if holds(a, view, env):
+                            masks[a] |= b
+                    except Fault:
+                        pass
+    return masks, (1 << bit) - 1
+
+
+def _clauses(guards, facts, masks, full, keep):
+    """Clauses (not p or not q or f), (not p or f), (f), with f a fact or a negated fact."""
+    lits = []
+    for f in facts:
+        m = masks[f]
+        lits.append(((f, True), m))
+        lits.append(((f, False), full & ~m))
+    neg = [((g, False), full & ~masks[g]) for g in guards]
+    out, seen = [], set()
+
+    def add(lit_list):
+        if not keep(lit_list):
+            return
+        key = frozenset(lit_list)
+        for r in range(1, len(lit_list)):
+            for sub in itertools.combinations(lit_list, r):
+                if frozenset(sub) in seen:
+                    return
+        if key not in seen:
+            seen.add(key)
+            out.append(tuple(lit_list))
+
+    # smallest first, so that the minimality test sees the sub-clauses before
+    for lit, m in lits:
+        if m == full:
+            add([lit])
+    for (g, mg), (lit, m) in itertools.product(neg, lits):
+        if g[0] != lit[0] and (mg | m) == full:
+            add([g, lit])
+    for (g1, m1), (g2, m2) in itertools.combinations(neg, 2):
+        if (m1 | m2) == full:
+            add([g1, g2])
+        else:
+            for lit, m in lits:
+                if (m1 | m2 | m) == full and lit[0] not in (g1[0], g2[0]):
+                    add([g1, g2, lit])
+    return out
+
+
+# ---------------------------------------------------------------- rendering
+
+
+def render_clause(clause, gc: Commands, two: bool) -> str:
+    head = "for all ranks i != j: " if two else "for all ranks i: "
+    return head + " or ".join(_render_atom(a, pol, gc) for a, pol in clause)
+
+
+def _render_atom(atom, pol, gc: Commands) -> str:
+    op, l, r = atom
+    if l[0] in ("kpc", "hpc") and r[0] == "int":
+        where = _position(l[0], r[1], gc)
+        return f"rank {l[1]} {'is' if pol else 'is not'} {where}"
+    text = f"{_term(l, gc)} {op} {_term(r, gc)}"
+    return text if pol else f"not ({text})"
+
+
+def _position(kind, pc, gc: Commands) -> str:
+    code = gc.kernel if kind == "kpc" else gc.host
+    what = "kernel" if kind == "kpc" else "host"
+    if pc == IDLE:
+        return f"with its {what} not running"
+    if pc == code.done:
+        return f"with its {what} returned"
+    x = code.instrs[pc]
+    return f"at {x.span.line}:{x.span.col} `{x.text}`"
+
+
+def _term(t, gc: Commands) -> str:
+    k = t[0]
+    if k == "int":
+        return str(t[1])
+    if k == "sym":
+        return "nranks" if t[1] == gc.sizes.ranks else t[1]
+    if k == "rank":
+        return t[1]
+    if k == "add":
+        return f"{_term(t[1], gc)} {'+' if t[2] >= 0 else '-'} {abs(t[2])}"
+    if k == "lc":
+        return f"launches({t[1]})"
+    if k in ("kloc", "hloc"):
+        names = (gc.kernel if k == "kloc" else gc.host).slot_names
+        return f"{names[t[1]]}@{t[2]}"
+    if k == "cell":
+        return t[1] + "".join(f"[{_term(x, gc)}]" for x in t[3]) + f"@{t[2]}"
+    if k == "kexpr":
+        e = t[1]
+        text = source_text(gc.program.source, e.span) if e.span is not None and e.span.line > 0 else "launch_id"
+        return f"({text})@{t[2]}"
+    return str(t)

@@ -1,0 +1,653 @@
+"""The prover's solver module (with checker/solver.py, the only modules that import z3).
+
+States of the guarded commands (checker/gcs.py) become z3 functions of the rank; quantified
+clauses are never given to z3 as quantifiers: each query instantiates them on a finite set
+of rank terms (the acting rank, the Skolem ranks, the ranks the command touches, the min
+rank and its neighbours). Fewer instances only weaken the hypotheses, so `unsat` stays a
+proof. Division and remainder are exact where the operands make them linear and an
+uninterpreted function elsewhere (an over-approximation: again, `unsat` stays a proof).
+`unknown` raises Unknown: never read as a proof.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import z3
+
+from checker import gcs
+from checker.invariants import holds
+from model import ir
+from model.vocabulary import COMPARISON, FALLING_CMPS, RISING_CMPS
+
+TIMEOUT_MS = 30_000
+INT32_MIN, INT32_MAX = ir.INT32_MIN, ir.INT32_MAX
+BIG = 2**64  # model/cint.py MAX_MAGNITUDE
+
+
+class Unknown(Exception):
+    """z3 answered unknown (a timeout or an incompleteness): nothing is proved."""
+
+
+# ---------------------------------------------------------------- expressions
+
+
+class Enc:
+    """IR expressions as z3 terms: locals through `loc(slot)`, `rank`, `launch_id`."""
+
+    def __init__(self, sizes, gc: gcs.Commands | None = None):
+        self.sizes = sizes
+        self.gc = gc  # the commands, when states of them are encoded
+        self.params = {s: z3.Int(s) for s in sizes.symbolic}
+        self.udiv = z3.Function("cdiv", z3.IntSort(), z3.IntSort(), z3.IntSort())
+        self.umod = z3.Function("cmod", z3.IntSort(), z3.IntSort(), z3.IntSort())
+        # when a list: collects (condition, what) for every run-time fault the encoded
+        # expressions may raise in the explicit engine (a zero divisor, a value beyond 2^64)
+        self.divisors: list | None = None
+
+    @property
+    def N(self):
+        r = self.sizes.ranks
+        return self.params[r] if isinstance(r, str) else z3.IntVal(r)
+
+    def domain(self, lower: dict) -> list:
+        """The symbolic params' ranges: `lower` (ranks default 2, others 1) up to INT32_MAX."""
+        out = []
+        for name, v in self.params.items():
+            lo = lower.get(name, 2 if name == self.sizes.ranks else 1)
+            out += [v >= lo, v <= INT32_MAX]
+        return out
+
+    def expr(self, e, loc, rank, lid):
+        if isinstance(e, ir.Const):
+            x = self.sizes.const(e)
+            return z3.IntVal(x.value) if isinstance(x, ir.Const) else self.expr(x, loc, rank, lid)
+        if isinstance(e, ir.Local):
+            return loc(e.slot)
+        if isinstance(e, ir.Builtin):
+            if e.name == "rank":
+                return rank
+            if e.name == "launch_id":
+                return lid
+            if e.name == "block":
+                return z3.IntVal(0)
+            return self.params[e.name]
+        if isinstance(e, ir.Unary):
+            if e.op == "-":
+                return -self.expr(e.operand, loc, rank, lid)
+            if e.op == "!":
+                return z3.If(self.cond(e.operand, loc, rank, lid), 0, 1)
+            return z3.If(self.cond(e.operand, loc, rank, lid), 1, 0)  # "bool"
+        if isinstance(e, ir.Select):
+            return z3.If(self.cond(e.test, loc, rank, lid), self.expr(e.then, loc, rank, lid),
+                         self.expr(e.orelse, loc, rank, lid))
+        if isinstance(e, ir.Binary):
+            if e.op in ("==", "!=", "<", "<=", ">", ">=", "&&", "||"):
+                return z3.If(self.cond(e, loc, rank, lid), 1, 0)
+            a, b = self.expr(e.left, loc, rank, lid), self.expr(e.right, loc, rank, lid)
+            if e.op in ("+", "-", "*"):
+                r = a + b if e.op == "+" else a - b if e.op == "-" else a * b
+                if self.divisors is not None:  # model/cint.py: beyond 2^64 in magnitude is an error
+                    self.divisors.append((z3.And(r >= -BIG, r <= BIG), "a value beyond 2^64"))
+                return r
+            if e.op == "min":
+                return z3.If(a <= b, a, b)
+            if e.op == "max":
+                return z3.If(a >= b, a, b)
+            if e.op in ("/", "%"):
+                if self.divisors is not None:
+                    self.divisors.append((b != 0, "a divisor is zero"))
+                return self._div(a, b) if e.op == "/" else self._mod(a, b)
+        raise gcs.Unsupported(f"'{e}' cannot be encoded", getattr(e, "span", None))
+
+    def _div(self, a, b):
+        if z3.is_int_value(b) and b.as_long() > 0:
+            return z3.If(a >= 0, a / b, -((-a) / b))
+        return z3.If(b == 1, a, z3.If(z3.And(a >= 0, a < b), 0, self.udiv(a, b)))
+
+    def _mod(self, a, b):
+        if z3.is_int_value(b) and b.as_long() > 0:
+            return z3.If(a >= 0, a % b, -((-a) % b))
+        return z3.If(z3.And(a >= 0, a < b), a, z3.If(z3.And(b <= a, a < 2 * b), a - b, self.umod(a, b)))
+
+    def cond(self, e, loc, rank, lid):
+        if isinstance(e, ir.Binary) and e.op in ("&&", "||"):
+            a, b = self.cond(e.left, loc, rank, lid), self.cond(e.right, loc, rank, lid)
+            return z3.And(a, b) if e.op == "&&" else z3.Or(a, b)
+        if isinstance(e, ir.Unary) and e.op == "!":
+            return z3.Not(self.cond(e.operand, loc, rank, lid))
+        if isinstance(e, ir.Binary) and e.op in ("==", "!=", "<", "<=", ">", ">="):
+            a, b = self.expr(e.left, loc, rank, lid), self.expr(e.right, loc, rank, lid)
+            return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[e.op]
+        return self.expr(e, loc, rank, lid) != 0
+
+
+# ---------------------------------------------------------------- states
+
+
+def feasibility(sizes, lower: dict):
+    """A `feasible(guards)` for gcs.translate: False only when z3 shows that no locals, rank
+    and launch number satisfy the guards of a local path."""
+    enc = Enc(sizes)
+    base = enc.domain(lower)
+    rank, lid = z3.Int("rank"), z3.Int("launch_id")
+    base += [rank >= 0, rank < enc.N, lid >= 0]
+    loc = lambda s: z3.Int(f"local{s}")  # noqa: E731
+
+    def feasible(guards) -> bool:
+        s = _solver()
+        s.add(*base)
+        for c, want in guards:
+            g = enc.cond(c, loc, rank, lid)
+            s.add(g if want else z3.Not(g))
+        return s.check() != z3.unsat
+
+    return feasible
+
+
+class View:
+    """The backend of checker.invariants for z3: the reads of a state."""
+
+    enc: Enc
+
+    def num(self, k):
+        return z3.IntVal(k)
+
+    def sym(self, name):
+        return self.enc.params[name]
+
+    def kexpr(self, e, x):
+        return self.enc.expr(e, lambda s: self.kloc(s, x), x, self.lc(x) - 1)
+
+
+class State(View):
+    """An arbitrary state: uninterpreted functions of the rank."""
+
+    def __init__(self, enc: Enc, tag: str):
+        self.enc = enc
+        gc = enc.gc
+        I = z3.IntSort()  # noqa: E741
+        f = lambda name, n=1: z3.Function(f"{name}{tag}", *([I] * (n + 1)))  # noqa: E731
+        self._hpc, self._kpc, self._lc = f("hpc"), f("kpc"), f("lc")
+        self._hloc = [f(f"h_{n}_{k}") for k, n in enumerate(gc.host.slot_names)]
+        self._kloc = [f(f"k_{n}_{k}") for k, n in enumerate(gc.kernel.slot_names)]
+        self._cells = {s.name: f(s.name, 1 + len(s.dims)) for s in gc.signals}
+
+    def hpc(self, x):
+        return self._hpc(x)
+
+    def kpc(self, x):
+        return self._kpc(x)
+
+    def lc(self, x):
+        return self._lc(x)
+
+    def hloc(self, s, x):
+        return self._hloc[s](x)
+
+    def kloc(self, s, x):
+        return self._kloc[s](x)
+
+    def cell(self, name, h, idxs):
+        return self._cells[name](h, *idxs)
+
+
+class Initial(View):
+    """The initial state: hosts at the end of their entry paths, kernels not running."""
+
+    def __init__(self, enc: Enc):
+        self.enc = enc
+        self.gc = enc.gc
+
+    def _entry(self, x):
+        h = self.gc.host
+        zero = lambda s: z3.IntVal(0)  # noqa: E731
+        pc, locs = z3.IntVal(h.done), [z3.IntVal(0)] * h.nslots
+        for p in reversed(h.entry):
+            g = z3.And([self.enc.cond(c, zero, x, z3.IntVal(0)) == want for c, want in p.guards])
+            upd = dict(p.updates)
+            pc = z3.If(g, p.dest, pc)
+            locs = [z3.If(g, self.enc.expr(upd[s], zero, x, z3.IntVal(0)) if s in upd else 0, locs[s])
+                    for s in range(h.nslots)]
+        return pc, locs
+
+    def hpc(self, x):
+        return self._entry(x)[0]
+
+    def hloc(self, s, x):
+        return self._entry(x)[1][s]
+
+    def kpc(self, x):
+        return z3.IntVal(gcs.IDLE)
+
+    def kloc(self, s, x):
+        return z3.IntVal(0)
+
+    def lc(self, x):
+        return z3.IntVal(0)
+
+    def cell(self, name, h, idxs):
+        return z3.IntVal(next(s.init for s in self.gc.signals if s.name == name))
+
+
+class After(View):
+    """The state after rank `a`'s step: `over` replaces its per-rank fields, `write` one cell."""
+
+    def __init__(self, pre, a, over: dict, write=None):
+        self.enc, self.pre, self.a, self.over, self.write = pre.enc, pre, a, over, write
+
+    def _f(self, key, x, old):
+        return z3.If(x == self.a, self.over[key], old) if key in self.over else old
+
+    def hpc(self, x):
+        return self._f("hpc", x, self.pre.hpc(x))
+
+    def kpc(self, x):
+        return self._f("kpc", x, self.pre.kpc(x))
+
+    def lc(self, x):
+        return self._f("lc", x, self.pre.lc(x))
+
+    def hloc(self, s, x):
+        return self._f(("hloc", s), x, self.pre.hloc(s, x))
+
+    def kloc(self, s, x):
+        return self._f(("kloc", s), x, self.pre.kloc(s, x))
+
+    def cell(self, name, h, idxs):
+        old = self.pre.cell(name, h, idxs)
+        if self.write is None or self.write[0] != name:
+            return old
+        _, wh, widx, v = self.write
+        return z3.If(z3.And([h == wh] + [i == w for i, w in zip(idxs, widx)]), v, old)
+
+
+# ---------------------------------------------------------------- the steps
+
+
+class Step:
+    """One command along one local path, taken by the symbolic rank `a` from `pre`."""
+
+    def __init__(self, name: str, guard: list, post: After, terms: list, checks: list, span, notify=None):
+        self.name, self.guard, self.post, self.terms, self.checks, self.span = name, guard, post, terms, checks, span
+        self.notify = notify  # (instr, old value, new value) of a TNOTIFY
+
+
+def _path(enc, p, loc, a, lid, guard0: list, checks: list, label: str):
+    """Guards and updated locals of a path; the fault checks assume the guards before them."""
+    guards = list(guard0)
+    for c, want in p.guards:
+        enc.divisors = []
+        g = enc.cond(c, loc, a, lid)
+        checks += [(z3.And(guards), ok, f"{what} ({label})") for ok, what in enc.divisors]
+        guards.append(g if want else z3.Not(g))
+    enc.divisors = []
+    upd = {s: enc.expr(e, loc, a, lid) for s, e in p.updates}
+    checks += [(z3.And(guards), ok, f"{what} ({label})") for ok, what in enc.divisors]
+    enc.divisors = None
+    if p.dest == gcs.TRUNCATED:
+        checks.append((z3.And(guards), z3.BoolVal(False), f"a local loop may not terminate ({p.span})"))
+    return guards, upd
+
+
+def steps(enc: Enc, pre: State, a) -> list[Step]:
+    gc = enc.gc
+    k, h = gc.kernel, gc.host
+    out = []
+    zero = lambda s: z3.IntVal(0)  # noqa: E731
+    hloc = lambda s: pre.hloc(s, a)  # noqa: E731
+    kloc = lambda s: pre.kloc(s, a)  # noqa: E731
+    lid = pre.lc(a) - 1
+    kterms = [pre.kloc(s, a) for s in range(k.nslots)]
+    for pc, paths in h.after:
+        x = h.instrs[pc]
+        at = pre.hpc(a) == pc
+        if isinstance(x, ir.Launch):
+            for p in k.entry:
+                checks: list = []
+                guards, upd = _path(enc, p, zero, a, pre.lc(a), [at], checks, "kernel start")
+                over = {"hpc": z3.IntVal(pc + 1), "lc": pre.lc(a) + 1, "kpc": z3.IntVal(p.dest)}
+                over.update({("kloc", s): upd.get(s, z3.IntVal(0)) for s in range(k.nslots)})
+                out.append(Step(f"launch at {x.span}", guards, After(pre, a, over), [], checks, x.span))
+        else:  # Join
+            for p in paths:
+                checks = []
+                guards, upd = _path(enc, p, hloc, a, z3.IntVal(0), [at, pre.kpc(a) == k.done], checks, "host")
+                over = {"hpc": z3.IntVal(p.dest), "kpc": z3.IntVal(gcs.IDLE)}
+                over.update({("hloc", s): upd.get(s, pre.hloc(s, a)) for s in range(h.nslots)})
+                over.update({("kloc", s): z3.IntVal(0) for s in range(k.nslots)})
+                out.append(Step(f"join at {x.span}", guards, After(pre, a, over), [], checks, x.span))
+    for pc, paths in k.after:
+        x = k.instrs[pc]
+        at = pre.kpc(a) == pc
+        enc.divisors = []
+        holder = a if x.view.at is None else enc.expr(x.view.at, kloc, a, lid)
+        idxs = [enc.expr(sel.expr, kloc, a, lid) for sel in x.view.selectors]
+        v = enc.expr(x.value, kloc, a, lid)
+        checks0 = [(at, ok, f"{what} at {x.span}") for ok, what in enc.divisors]
+        enc.divisors = None
+        dims = [enc.params[d] if isinstance(d, str) else z3.IntVal(d) for d in gc.sizes.dims_of(x.view.signal.name)]
+        checks0.append((at, z3.And(holder >= 0, holder < enc.N), f"the rank of {x.text} is out of range at {x.span}"))
+        checks0 += [(at, z3.And(i >= 0, i < d), f"an index of {x.text} is out of bounds at {x.span}")
+                    for i, d in zip(idxs, dims)]
+        old = pre.cell(x.view.signal.name, holder, idxs)
+        notify = None
+        if isinstance(x, ir.Wait):
+            guard0 = [at, COMPARISON[x.cmp].holds(old, v)]
+            write = None
+        else:
+            new = v if x.op == ir.SET else old + v
+            what = "an AtomicAdd overflows" if x.op == ir.ATOMIC_ADD else "a Set value leaves int32"
+            checks0.append((at, z3.And(new >= INT32_MIN, new <= INT32_MAX), f"{what} at {x.span}"))
+            guard0 = [at]
+            write = (x.view.signal.name, holder, idxs, new)
+            notify = (x, old, new)
+        for p in paths:
+            checks = list(checks0)
+            guards, upd = _path(enc, p, kloc, a, lid, guard0, checks, f"after {x.span}")
+            over = {"kpc": z3.IntVal(p.dest)}
+            over.update({("kloc", s): upd.get(s, pre.kloc(s, a)) for s in range(k.nslots)})
+            out.append(Step(f"{x.text} at {x.span}", guards, After(pre, a, over, write),
+                            kterms + [holder] + idxs, checks, x.span, notify))
+    return out
+
+
+# ---------------------------------------------------------------- queries
+
+
+def _solver():
+    s = z3.Solver()
+    s.set("timeout", TIMEOUT_MS)
+    s.set("random_seed", 0)
+    return s
+
+
+DEADLINE: list = [None]  # time.monotonic() after which every query raises Unknown (Prover.deadline)
+
+
+def _check(s, *assumptions):
+    import time  # noqa: PLC0415
+
+    if DEADLINE[0] is not None and time.monotonic() > DEADLINE[0]:
+        raise Unknown("time limit reached")
+    r = s.check(*assumptions)
+    if r == z3.unknown:
+        raise Unknown(s.reason_unknown())
+    return r
+
+
+def _dedup(terms):
+    out, seen = [], set()
+    for t in terms:
+        k = t.sexpr()
+        if k not in seen:
+            seen.add(k)
+            out.append(t)
+    return out
+
+
+class Prover:
+    """Houdini and the final obligations for one set of commands."""
+
+    def __init__(self, gc: gcs.Commands, lower: dict, deadline: float | None = None):
+        self.gc = gc
+        self.enc = Enc(gc.sizes, gc)
+        self._instances: dict = {}
+        self.pre = State(self.enc, "")
+        self.a, self.s, self.t = z3.Ints("a s t")
+        self.domain = self.enc.domain(lower)
+        self.queries = 0
+        DEADLINE[0] = deadline
+        self.trace = None  # trace(context name, dropped keys, model), for debugging
+
+    def in_range(self, x):
+        return z3.And(x >= 0, x < self.enc.N)
+
+    def clause(self, c, st, env):
+        return z3.Or([self.atom(a, st, env) if pol else z3.Not(self.atom(a, st, env)) for a, pol in c])
+
+    def atom(self, a, st, env):
+        """An atom read in a state, cached on the state (atoms recur in many clauses)."""
+        cache = st.__dict__.setdefault("_atoms", {})
+        key = (a, tuple((k, v.get_id()) for k, v in sorted(env.items())))
+        hit = cache.get(key)
+        if hit is None:
+            hit = cache[key] = holds(a, st, env)
+        return hit
+
+    def structure(self, st, x) -> list:
+        """What every state of the commands satisfies by construction, at rank x."""
+        k, h = self.gc.kernel, self.gc.host
+        kpos = (gcs.IDLE,) + k.visible() + (k.done,)
+        hpos = h.visible() + (h.done,)
+        return [z3.Or([st.kpc(x) == v for v in kpos]), z3.Or([st.hpc(x) == v for v in hpos]), st.lc(x) >= 0]
+
+    def hypotheses(self, st, c1, c2, terms, tag: str):
+        """(indicator, instance) pairs: every clause on every (pair of distinct) term(s) in range
+        (instances of the pre-state are kept: the contexts share most of them)."""
+        out = []
+        for k, c in enumerate(c1):
+            inst = [self._instance(st, "1", k, c, (x,)) for x in terms]
+            out.append((("1", k), z3.Bool(f"h1_{k}{tag}"), z3.And(inst)))
+        for k, c in enumerate(c2):
+            inst = [self._instance(st, "2", k, c, xy) for xy in itertools.permutations(terms, 2)]
+            out.append((("2", k), z3.Bool(f"h2_{k}{tag}"), z3.And(inst)))
+        return out
+
+    def _instance(self, st, kind, k, c, xs):
+        key = (kind, c, tuple(x.get_id() for x in xs)) if st is self.pre else None
+        hit = self._instances.get(key) if key else None
+        if hit is None:
+            if kind == "1":
+                hit = z3.Implies(self.in_range(xs[0]), self.clause(c, st, {"i": xs[0]}))
+            else:
+                x, y = xs
+                hit = z3.Implies(z3.And(self.in_range(x), self.in_range(y), x != y),
+                                 self.clause(c, st, {"i": x, "j": y}))
+            if key:
+                self._instances[key] = hit
+        return hit
+
+    def _base(self, terms):
+        s = _solver()
+        s.add(*self.domain)
+        for x in terms:
+            s.add(z3.Implies(self.in_range(x), z3.And(self.structure(self.pre, x))))
+        return s
+
+    def contexts(self):
+        """(name, solver-less description): the initial state and every step."""
+        yield "initial state", None
+        for st in steps(self.enc, self.pre, self.a):
+            yield st.name, st
+
+    def drop_tautologies(self, c1: list, c2: list) -> tuple[list, list]:
+        """The candidates that some state of the signature falsifies: a clause true of every
+        valuation (`not (p@i == j) or not (p@i < j)`) says nothing and only costs."""
+        s = _solver()
+        s.add(*self.domain, self.in_range(self.s), self.in_range(self.t), self.s != self.t)
+        s.add(*self.structure(self.pre, self.s), *self.structure(self.pre, self.t))
+        out = []
+        for cs, env in ((c1, {"i": self.s}), (c2, {"i": self.s, "j": self.t})):
+            keep = []
+            for c in cs:
+                s.push()
+                s.add(z3.Not(self.clause(c, self.pre, env)))
+                if s.check() != z3.unsat:  # unknown: keep it (Houdini decides)
+                    keep.append(c)
+                s.pop()
+            out.append(keep)
+        return out[0], out[1]
+
+    def houdini(self, c1: list, c2: list, deadline=None) -> tuple[list, list]:
+        alive = {("1", k) for k in range(len(c1))} | {("2", k) for k in range(len(c2))}
+        ctxs = []
+        for name, st in self.contexts():
+            if st is None:
+                post = Initial(self.enc)
+                s = _solver()
+                s.add(*self.domain)
+                hyps = []
+            else:
+                post = st.post
+                terms = _dedup([self.a, self.s, self.t] + st.terms)
+                s = self._base(terms)
+                s.add(self.in_range(self.a), *st.guard)
+                hyps = self.hypotheses(self.pre, c1, c2, terms, "")
+                for key, ind, inst in hyps:
+                    s.add(z3.Implies(ind, inst))
+            s.add(self.in_range(self.s), self.in_range(self.t), self.s != self.t)
+            goals = {}
+            for k, c in enumerate(c1):
+                g = z3.Bool(f"g1_{k}")
+                s.add(g == self.clause(c, post, {"i": self.s}))
+                goals[("1", k)] = g
+            for k, c in enumerate(c2):
+                g = z3.Bool(f"g2_{k}")
+                s.add(g == self.clause(c, post, {"i": self.s, "j": self.t}))
+                goals[("2", k)] = g
+            ctxs.append((name, s, hyps, goals))
+        changed = True
+        while changed:
+            changed = False
+            for name, s, hyps, goals in ctxs:
+                while True:
+                    s.push()
+                    s.add(z3.Or([z3.Not(goals[key]) for key in sorted(alive)]))
+                    self.queries += 1
+                    r = _check(s, *[ind for key, ind, _ in hyps if key in alive])
+                    if r == z3.unsat:
+                        s.pop()
+                        break
+                    m = s.model()
+                    dead = {key for key in alive if z3.is_false(m.eval(goals[key], model_completion=True))}
+                    s.pop()
+                    assert dead, "a model that falsifies no goal"
+                    if self.trace is not None:
+                        self.trace(name, dead, m)
+                    alive -= dead
+                    changed = True
+        return [c for k, c in enumerate(c1) if ("1", k) in alive], [c for k, c in enumerate(c2) if ("2", k) in alive]
+
+    # ------------------------------------------------------------ final obligations
+
+    def obligations(self, c1, c2, readers: dict) -> list[str]:
+        """What the invariant does not settle: faults, overflows, a Set that may lose a value
+        (the sufficient condition: readers' comparisons all rising and the value not falling,
+        or all falling and not rising, or the value unchanged). Empty: all proved."""
+        failed = []
+        s = _solver()  # the hosts' first local statements, before any step
+        s.add(*self.domain, self.in_range(self.a))
+        zero = lambda slot: z3.IntVal(0)  # noqa: E731
+        for p in self.gc.host.entry:
+            checks: list = []
+            _path(self.enc, p, zero, self.a, z3.IntVal(0), [], checks, "host start")
+            for pre, ok, what in checks:
+                self.queries += 1
+                if _check(s, pre, z3.Not(ok)) != z3.unsat:
+                    failed.append(what)
+        for st in steps(self.enc, self.pre, self.a):
+            terms = _dedup([self.a] + st.terms)
+            s = self._base(terms)
+            s.add(self.in_range(self.a))
+            for _, _, inst in self.hypotheses(self.pre, c1, c2, terms, ""):
+                s.add(inst)
+            for pre, ok, what in st.checks:
+                s.push()
+                s.add(pre, z3.Not(ok))
+                self.queries += 1
+                if _check(s) != z3.unsat:
+                    failed.append(what)
+                s.pop()
+            if st.notify is not None and st.notify[0].op == ir.SET:
+                x, old, new = st.notify
+                cmps = readers.get(x.view.signal.name, ())
+                ok = [new == old]
+                if cmps and all(c in RISING_CMPS for c in cmps):
+                    ok.append(new >= old)
+                elif cmps and all(c in FALLING_CMPS for c in cmps):
+                    ok.append(new <= old)
+                elif not cmps:
+                    ok.append(z3.BoolVal(True))
+                s.push()
+                s.add(*st.guard, z3.Not(z3.Or(ok)))
+                self.queries += 1
+                if _check(s) != z3.unsat:
+                    failed.append(f"lost notification: the Set at {x.span} may replace a value a "
+                                  f"{'/'.join(sorted(set(cmps)))} wait still needs (not proved)")
+                s.pop()
+        return failed
+
+    def deadlock_free(self, c1, c2) -> bool:
+        """Min-progress lemma: in a reachable state that is not final, take a rank m of least
+        progress key; if every rank (instantiated: m, a non-final rank n, m's neighbours, the
+        ranks in m's locals and in the cells it waits on) is disabled, the invariant must be
+        contradicted."""
+        gc, enc, st = self.gc, self.enc, self.pre
+        k, h = gc.kernel, gc.host
+        m, n = z3.Ints("m n")
+        N = enc.N
+        terms = [m, n, z3.If(m + 1 == N, 0, m + 1), z3.If(m == 0, N - 1, m - 1)]
+        terms += [st.kloc(s, m) for s in range(k.nslots)]
+        kloc = lambda s: st.kloc(s, m)  # noqa: E731
+        for pc, _ in k.after:
+            x = k.instrs[pc]
+            terms += [enc.expr(sel.expr, kloc, m, st.lc(m) - 1) for sel in x.view.selectors]
+            if x.view.at is not None:
+                terms.append(enc.expr(x.view.at, kloc, m, st.lc(m) - 1))
+        terms = _dedup(terms)
+        s = self._base(terms)
+        for _, _, inst in self.hypotheses(st, c1, c2, terms, ""):
+            s.add(inst)
+        s.add(self.in_range(m), self.in_range(n))
+        s.add(z3.Or(st.hpc(n) != h.done, z3.And(st.kpc(n) != gcs.IDLE, st.kpc(n) != k.done)))
+        for x in terms:
+            s.add(z3.Implies(self.in_range(x), z3.And(z3.Not(self.enabled(x)), self.key_le(m, x))))
+        self.queries += 1
+        return _check(s) == z3.unsat
+
+    def enabled(self, x):
+        gc, st, enc = self.gc, self.pre, self.enc
+        k, h = gc.kernel, gc.host
+        out = []
+        for pc, _ in h.after:
+            if isinstance(h.instrs[pc], ir.Launch):
+                out.append(st.hpc(x) == pc)
+            else:
+                out.append(z3.And(st.hpc(x) == pc, st.kpc(x) == k.done))
+        kloc = lambda s: st.kloc(s, x)  # noqa: E731
+        for pc, _ in k.after:
+            y = k.instrs[pc]
+            if isinstance(y, ir.Notify):
+                out.append(st.kpc(x) == pc)
+            else:
+                lid = st.lc(x) - 1
+                idxs = [enc.expr(sel.expr, kloc, x, lid) for sel in y.view.selectors]
+                v = enc.expr(y.value, kloc, x, lid)
+                out.append(z3.And(st.kpc(x) == pc, COMPARISON[y.cmp].holds(st.cell(y.view.signal.name, x, idxs), v)))
+        return z3.Or(out)
+
+    def key_le(self, x, y):
+        """(launches, host position, kernel progress key) of x <= that of y, lexicographically."""
+        st, k = self.pre, self.gc.kernel
+        kpos = (gcs.IDLE,) + k.visible() + (k.done,)
+
+        def items(pc, r):
+            return [z3.IntVal(v) if kind == "c" else st.kloc(v, r) for kind, v in k.key(pc)]
+
+        kle = z3.Or([z3.And(st.kpc(x) == p, st.kpc(y) == q, _lex_le(items(p, x), items(q, y)))
+                     for p in kpos for q in kpos])
+        if self.gc.host.loops or self.gc.program.uses_launch_id:
+            return _lex_le([st.lc(x), st.hpc(x)], [st.lc(y), st.hpc(y)], kle)
+        return _lex_le([st.hpc(x)], [st.hpc(y)], kle)  # one launch: the launch count is not tracked
+
+
+def _lex_le(a: list, b: list, tail=None):
+    """a <= b lexicographically (a proper prefix is smaller); `tail` decides a tie."""
+    if not a and not b:
+        return z3.BoolVal(True) if tail is None else tail
+    if not a:
+        return z3.BoolVal(True)
+    if not b:
+        return z3.BoolVal(False)
+    return z3.Or(a[0] < b[0], z3.And(a[0] == b[0], _lex_le(a[1:], b[1:], tail)))

@@ -54,6 +54,7 @@ def test_all_to_all_barrier_is_proved_for_every_size():
     assert again.getvalue() == out
 
 
+@pytest.mark.deep  # 20-40 s: in `pytest -m deep` with the other long proofs (the CI suite stays short)
 def test_ring_pipeline_ge_is_proved_for_every_size_and_step_count():
     proof = proved("ring_pipeline_ge.sig", "N", "S")
     assert proof.verdict == PROVED and proof.exit_code == 0
@@ -87,6 +88,7 @@ def test_counter_with_a_size_dependent_threshold_is_not_reported_proved():
     assert "checked explicitly: N=2 ok, N=3 ok, N=4 ok" in out
 
 
+@pytest.mark.deep  # about 60 s
 def test_epoch_counter_is_proved_for_every_size_and_launch_count():
     proof = proved("epoch_counter.sig", "N", "L")
     assert proof.verdict == PROVED, (proof.claim, proof.reasons)
@@ -138,16 +140,17 @@ MUTANTS = [
     ("ring_pipeline_ge.sig", ["N", "S"], "TWAIT(flag, step + 1, GE)", "TWAIT(flag, step + 2, GE)", 1),
     ("ring_pipeline_ge.sig", ["N", "S"], "TWAIT(flag, step + 1, GE)", "TWAIT(flag, step + 1, EQ)", 1),
     # step + 1 reaches 2^31 when S = 2^31 - 1: a Set value outside int32 for the largest S only
-    ("ring_pipeline_ge.sig", ["N", "S"], "step < S;", "step <= S;", 1),
+    pytest.param("ring_pipeline_ge.sig", ["N", "S"], "step < S;", "step <= S;", 1, marks=pytest.mark.deep),
     # Set for AtomicAdd: the epochs add up to L(L+1)/2, which overflows for large L only
-    ("epoch_counter.sig", ["N", "L"], "TNOTIFY(epoch[rank] @ p, e, Set)", "TNOTIFY(epoch[rank] @ p, e, AtomicAdd)", 1),
+    pytest.param("epoch_counter.sig", ["N", "L"], "TNOTIFY(epoch[rank] @ p, e, Set)",
+                 "TNOTIFY(epoch[rank] @ p, e, AtomicAdd)", 1, marks=pytest.mark.deep),
     # an epoch off by one: waits for the next launch's value
     ("epoch_counter.sig", ["N", "L"], "TWAIT(epoch[p], e, GE)", "TWAIT(epoch[p], e + 1, GE)", 1),
     ("bug_counter_set_instead_of_add.sig", ["N"], "1, Set);     //", "1, AtomicAdd);     //", 1),  # the correct counter
 ]
 
 
-@pytest.mark.parametrize("spec, symbolic, old, new, count", MUTANTS, ids=[f"{m[0]}:{m[3][:28]}" for m in MUTANTS])
+@pytest.mark.parametrize("spec, symbolic, old, new, count", MUTANTS, ids=[f"{m[0]}:{m[3][:28]}" for m in (x.values if hasattr(x, "values") else x for x in MUTANTS)])
 def test_mutants_are_never_proved(tmp_path, spec, symbolic, old, new, count):
     path = mutant(tmp_path, spec, old, new, count)
     proof = prove_file(path, symbolic)

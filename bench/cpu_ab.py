@@ -1,0 +1,81 @@
+"""CPU seconds (user + sys of the child) of `sigproof check` on a set of cases, for two
+checkouts side by side: before/after figures of a change on a shared machine.
+
+    python bench/cpu_ab.py BEFORE_CHECKOUT AFTER_CHECKOUT [--repeat K] [--only TEXT]
+
+Each checkout is a folder with model/ and checker/ (a `git worktree add` of a commit); it is
+run as `python -m checker check ...` with PYTHONPATH set to it, so both use this Python's
+installed dependencies. The cases alternate between the two checkouts, K times each; the
+table gives the smallest CPU time of each (CPU time, not wall time: the machine is shared).
+States and verdicts must agree; a row where they differ says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+
+CASES = (  # (name, spec, params, extra flags)
+    ("a2a N=5", "specs/all_to_all_barrier.sig", {"N": 5}, []),
+    ("two-level 4x4", "bench/specs/two_level_plain.sig", {"N": 4, "B": 4, "P": 1}, []),
+    ("ring flags N=5", "bench/specs/ring_pipeline_flags.sig", {"N": 5}, []),
+    ("epoch L3 N=4", "specs/epoch_counter.sig", {"N": 4, "L": 3}, []),
+    ("counter Set N=5", "specs/bug_counter_set_instead_of_add.sig", {"N": 5}, []),
+    ("ring all-reduce N=8", "specs/field/ring_allreduce.sig", {"N": 8}, []),
+    ("SYNCALL 8x4", "specs/field/syncall.sig", {"N": 8, "B": 4, "K": 3}, []),
+    ("vLLM 8x4", "specs/field/vllm_allreduce.sig", {"N": 8, "B": 4}, []),
+    ("a2a N=5 unreduced", "specs/all_to_all_barrier.sig", {"N": 5}, ["--no-por", "--no-symmetry"]),
+    ("two-level 4x3 unreduced", "bench/specs/two_level_plain.sig", {"N": 4, "B": 3, "P": 1},
+     ["--no-por", "--no-symmetry"]),
+    ("ring allreduce N=5 unreduced", "specs/field/ring_allreduce.sig", {"N": 5}, ["--no-por", "--no-symmetry"]),
+    ("epoch N=4 unreduced", "specs/epoch_counter.sig", {"N": 4, "L": 3}, ["--no-por", "--no-symmetry"]),
+    ("data two-level N=3", "specs/data_barrier_two_level.sig", {"N": 3}, []),
+    ("packed set line", "specs/packed_set_slots.sig", {}, ["--set-granularity", "line"]),
+    ("two-level ghost 3x2 unreduced", "specs/two_level_barrier.sig", {"N": 3, "B": 2, "P": 1},
+     ["--no-por", "--no-symmetry"]),
+)
+
+
+def run(checkout: str, case) -> tuple[float, int | None, str]:
+    """(CPU seconds, states, verdict) of one case on one checkout."""
+    name, spec, params, extra = case
+    cmd = [sys.executable, "-m", "checker", "check", spec, "-j", "1", "--format", "json", "--no-timing", *extra]
+    for k, v in params.items():
+        cmd += ["-D", f"{k}={v}"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p = subprocess.run(cmd, cwd=checkout, env=dict(os.environ, PYTHONPATH=checkout), capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    try:
+        r = json.loads(p.stdout)["results"][0]
+        return cpu, r["stats"]["states"], ",".join(r["violated"]) or "ok"
+    except (ValueError, KeyError, IndexError):
+        return cpu, None, "error: " + p.stderr.strip()[-200:]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("before")
+    ap.add_argument("after")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--only", default=None, help="only the cases whose name contains this text")
+    args = ap.parse_args()
+    print(f"{'case':32s} {'states':>8} {'before s':>9} {'after s':>8}  ratio  verdict")
+    for case in CASES:
+        if args.only and args.only not in case[0]:
+            continue
+        a, b = [], []
+        for _ in range(args.repeat):
+            a.append(run(args.before, case))
+            b.append(run(args.after, case))
+        ca, cb = min(x[0] for x in a), min(x[0] for x in b)
+        same = "" if a[0][1:] == b[0][1:] else f"  DIFFERS: {a[0][1:]} vs {b[0][1:]}"
+        print(f"{case[0]:32s} {b[0][1]!s:>8} {ca:9.2f} {cb:8.2f}  {cb / ca:5.2f}  {b[0][2]}{same}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -92,7 +92,7 @@ def _search(system, program: Program, options: Options, deadline, progress, redu
                       fail_fast=options.fail_fast)
     ex = explore(system, monitor, order=options.order, max_states=options.max_states, deadline=deadline,
                  max_memory=options.max_memory, progress=progress, reduce=reduce, store=options.store,
-                 symmetry=symmetry)
+                 symmetry=symmetry, watch=_operations(program))
     return monitor, ex
 
 
@@ -107,6 +107,11 @@ class _Blind:
 
     def expanded(self, index, state, nsteps) -> bool:
         return False
+
+
+def _operations(program: Program) -> list:
+    """The instructions of the program's signal and data statements (what coverage watches)."""
+    return [ins for instrs in statements(program).values() for ins in instrs]
 
 
 def _coverage(system, program: Program, options: Options, ex, reduced: bool, symmetry, deadline):
@@ -124,7 +129,8 @@ def _coverage(system, program: Program, options: Options, ex, reduced: bool, sym
     if not missed or not reduced:
         return total, missed
     full = explore(system, _Blind(), order=options.order, max_states=options.max_states, deadline=deadline,
-                   max_memory=options.max_memory, store=options.store, symmetry=symmetry)
+                   max_memory=options.max_memory, store=options.store, symmetry=symmetry,
+                   watch=_operations(program))
     if not full.complete:
         return total, None
     return total, unreached(program, [ex, full])

@@ -146,7 +146,7 @@ def _rss_bytes() -> int:
 def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None = None,
             deadline: float | None = None, max_memory: int | None = None,
             progress: Callable[[int, int, float], None] | None = None,
-            reduce: Callable | None = None, store: str = "exact", symmetry=None) -> Exploration:
+            reduce: Callable | None = None, store: str = "exact", symmetry=None, watch=None) -> Exploration:
     """Explore every reachable state of `system` (BFS by default: first traces are shortest).
     `deadline` is a time.monotonic() value. `reduce(state, steps)` may name a stubborn subset
     of the enabled steps to follow instead of all (partial-order reduction); the cycle
@@ -156,7 +156,9 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
     (model/symmetry.py) every state is stored as the representative of its orbit,
     `symmetry.canon(state)`: a stored link then means "the step with that label from the
     predecessor leads to a state in this one's orbit" (checker/trace.py rebuilds concrete
-    traces from that)."""
+    traces from that). `ex.executed` records the id() of every instruction some enabled step
+    takes; with `watch` (instructions), only of those, and the search stops recording once
+    every one of them has been taken (coverage costs nothing after that)."""
     start = time.monotonic()
     init, init_events = system.initial()
     if symmetry is not None:
@@ -200,7 +202,10 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
             return item[0], unpack(item[1])
     take = frontier.popleft if order == "bfs" else frontier.pop
     successors = system.successors
-    executed = ex.executed.update  # every enabled step is a real one, taken or not by a reduction
+    # every enabled step is a real one, taken or not by a reduction
+    watched = None if watch is None else {id(i) for i in watch}
+    pending = ex.executed = set(watched) if watched is not None else ex.executed
+    record = pending.difference_update if watched is not None else pending.update
     instr_of = attrgetter("instr")
     parent, labels, succ, final = ex.parent, ex.label, ex.succ, ex.final
     transitions = 0
@@ -229,7 +234,8 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
                     progress(len(visited), transitions, now - start)
             s, state = restore(item)
             steps = all_steps = successors(state)
-            executed(map(id, map(instr_of, all_steps)))
+            if pending or watched is None:
+                record(map(id, map(instr_of, all_steps)))
             keys = None
             if reduce is not None:
                 kept = reduce(state, steps)
@@ -292,6 +298,8 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
     except MemoryError:
         ex.stop = Stop("memory", "out of memory")
     ex.transitions = transitions
+    if watched is not None:
+        ex.executed = watched - pending
     if reduce is not None:
         ex.extra["proviso_full"] = full
     return _done(ex, start)

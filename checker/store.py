@@ -15,8 +15,9 @@ signal vector and one for (ghost, launches, hb). Decoding gives back an equal St
 from the interned parts. The ids depend on the order in which parts were first seen, so a
 packed state means something only to the codec of its own run. Parts are found by object
 id before they are hashed (the model shares one object per distinct process entry; a signal
-vector is found by id when it is one a stored state holds, by value otherwise); the codec
-keeps those objects alive, so an object id it knows is never reused.
+vector is found by id when it is the one the codec keeps, which every unpacked state shares,
+by value otherwise); the codec keeps those objects alive, so an object id it knows is never
+reused.
 
 ExactStore keeps every packed state (one bytearray, fixed width) with an open-addressing
 index of 32-bit slots over it: about width + 8 bytes per state, and no state is ever
@@ -57,7 +58,7 @@ class StateCodec:
         self._entry_id: dict = {None: 0}
         self._entries: list = [None]
         self._by_id: dict = {id(None): 0}  # object id -> entry id, for the objects in _kept (and None)
-        self._sig_by_id: dict = {}  # object id -> signal vector id, likewise
+        self._sig_by_id: dict = {}  # object id -> signal vector id, for the vectors in _sigs
         self._kept: list = []  # the objects whose ids those hold, kept alive so that no other object gets them
         self._sig_id: dict = {}
         self._sigs: list = []
@@ -99,12 +100,10 @@ class StateCodec:
         s = self._sig_by_id.get(id(sig))
         if s is None:
             s = self._sig_id.get(sig)
-            if s is None:
+            if s is None:  # a new vector: _sigs keeps it alive, and unpacked states share it
                 s = self._sig_id[sig] = len(self._sigs)
                 self._sigs.append(sig)
-            if len(self._kept) < MAX_ALIASES:
                 self._sig_by_id[id(sig)] = s
-                self._kept.append(sig)
         rest = (state[2], state[3], state[4]) if state[2] or state[3] or state[4] else _NOTHING
         r = self._rest_id.get(rest)
         if r is None:

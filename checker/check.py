@@ -16,7 +16,7 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Iterable, Mapping
 
-from checker.coverage import statements, unreached
+from checker.coverage import returns_before, statements, unreached
 from checker.explore import explore
 from model.independence import Reduction
 from model.symmetry import Symmetry
@@ -84,7 +84,8 @@ def check_program(program: Program, spec: str, options: Options = Options(), pro
                   collision_probability=ex.store.collision_probability() if options.store != "exact" else None)
     return Result(spec=spec, params=dict(program.params), violations=violations, expected=program.expects,
                   stats=stats, stop=stop, warnings=program.warnings, semantics=options.semantics,
-                  operations=operations, unreached=missed, require_coverage=options.require_coverage)
+                  operations=operations, unreached=missed, require_coverage=options.require_coverage,
+                  returns_before=returns_before(program))
 
 
 def _search(system, program: Program, options: Options, deadline, progress, reduce, symmetry):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from checker.result import Unreached
 from model import ir
+from model.errors import Span
 
 OPERATIONS = ir.SIGNAL_INSTRS + (ir.Copy, ir.Access, ir.WaitEvent, ir.TestEvent)
 
@@ -45,3 +46,16 @@ def unreached(program: ir.Program, explorations) -> tuple[Unreached, ...]:
             if not spans:
                 break
     return tuple(Unreached(span, text) for span, text in missed if span in spans)
+
+
+def returns_before(program: ir.Program) -> tuple[Span, ...]:
+    """The explicit `return` statements that come, in code order, before the first signal or
+    data statement of the host's or the kernel's code (what a vacuous check names as the
+    likely cause: a guard that returns early)."""
+    out = []
+    for code in (program.host, program.kernel):
+        first = next((n for n, ins in enumerate(code.instrs) if isinstance(ins, OPERATIONS)), None)
+        if first is None:
+            continue
+        out += [ins.span for ins in code.instrs[:first] if isinstance(ins, ir.Return)]
+    return tuple(dict.fromkeys(out))

@@ -7,6 +7,7 @@ and JSON are renderings of these records (checker/report.py), never the other wa
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from model.errors import Span
@@ -422,6 +423,7 @@ class Result:
     operations: int | None = None
     unreached: tuple[Unreached, ...] | None = None
     require_coverage: bool = False  # --require-coverage: an unreached statement fails the check
+    returns_before: tuple[Span, ...] = ()  # explicit returns before the first signal operation (coverage.returns_before)
 
     @property
     def violated(self) -> list[str]:
@@ -448,14 +450,29 @@ class Result:
         status = self.status
         if status == "vacuous":
             if not self.unreached:
-                return f"the {'skeleton' if self.assumptions is not None else 'spec'} has no signal operation"
-            first = self.unreached[0]
-            if len(self.unreached) == 1:
-                return f"{first.statement} at {first.span} is never reached"
-            return f"{operations(len(self.unreached))}, none reached; the first is {first.statement} at {first.span}"
+                why = f"the {'skeleton' if self.assumptions is not None else 'spec'} has no signal operation"
+            elif len(self.unreached) == 1:
+                why = f"{self.unreached[0].statement} at {self.unreached[0].span} is never reached"
+            else:
+                first = self.unreached[0]
+                why = f"{operations(len(self.unreached))}, none reached; the first is {first.statement} at {first.span}"
+            return "; ".join([why, *self._causes()])
         if status == "fail" and self._as_expected:
             return f"{operations(len(self.unreached))} never executed (--require-coverage)"
         return ""
+
+    def _causes(self) -> list[str]:
+        """What may make a check vacuous, as far as the result knows: a `return` before the
+        first signal operation, and params of a kernel's extraction that are 0 (a runtime
+        size or count the code guards on, modelled as a param that defaults to 0)."""
+        out = []
+        if self.returns_before:
+            out.append(f"the code returns at {', '.join(map(str, self.returns_before))} before its first signal operation")
+        for a in self.assumptions or ():
+            for name in re.findall(r"modelled as (?:a )?param (\w+)", a.message):
+                if self.params.get(name) == 0:
+                    out.append(f"{name} = 0 (a param of the extraction at {a.span}, set with -D {name}=...)")
+        return out
 
     @property
     def _as_expected(self) -> bool:

@@ -199,6 +199,38 @@ def test_a_kernel_is_vacuous_at_its_skeleton_and_cited_at_its_cpp_lines(tmp_path
     assert branch.reason == f"TWAIT(flag, 1, GE) at {tmp_path / 'branch.cpp'}:7:9 is never reached"
 
 
+
+def test_a_vacuous_kernel_names_its_early_return_and_the_zero_param_it_guards_on(tmp_path):
+    (tmp_path / "sigproof.toml").write_text('rank = "rank"\nranks = 2\n')
+    (tmp_path / "early.cpp").write_text(
+        "#include <pto/comm/pto_comm_inst.hpp>\n\n"
+        "__global__ AICORE void early(__gm__ int32_t *flag, int32_t rank, int32_t numel)\n{\n"
+        "    if (numel <= 0) {\n"
+        "        return;\n"
+        "    }\n"
+        "    pto::comm::Signal sig(flag);\n"
+        "    pto::comm::TNOTIFY(sig, 1, pto::comm::NotifyOp::Set);\n"
+        "    pto::comm::TWAIT(sig, 1, pto::comm::WaitCmp::GE);\n}\n")
+    path = str(tmp_path / "early.cpp")
+    (r,) = check_inputs([path])
+    assert r.status == "vacuous" and r.params["NUMEL"] == 0
+    assert [str(s) for s in r.returns_before] == [f"{path}:6:9"]
+    assert r.reason.split("; ")[-2:] == [
+        f"the code returns at {path}:6:9 before its first signal operation",
+        f"NUMEL = 0 (a param of the extraction at {path}:3:66, set with -D NUMEL=...)"]
+    (given,) = check_inputs([path], params={"NUMEL": 4})
+    assert given.status == "pass" and given.reason == ""
+
+
+def test_a_vacuous_spec_names_the_return_before_its_first_signal_operation(work):
+    (work / "guard.sig").write_text(
+        "ranks 2;\nsignal f;\n\nkernel {\n    if (rank < 5) {\n        return;\n    }\n"
+        "    TNOTIFY(f @ 0, 1, AtomicAdd);\n}\n")
+    (r,) = check_file(work / "guard.sig")
+    assert r.status == "vacuous", r.verdict
+    assert r.reason.endswith(f"; the code returns at {(work / 'guard.sig').as_posix()}:6:9 before its first signal operation")
+
+
 # ---------------------------------------------------------------- (c) shipped specs and corpus kernels
 
 SHIPPED = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "specs").rglob("*.sig"))

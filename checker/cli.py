@@ -50,7 +50,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--max-states", type=int, default=None, metavar="N", help="stop (inconclusive) after N states")
     c.add_argument("--sweep", action="append", default=[], metavar="NAME=LO..HI",
                    help="check every value of a param in the range (repeatable: all combinations)")
-    c.add_argument("--format", choices=("text", "json", "sarif", "junit", "github"), default="text")
+    c.add_argument("--format", choices=("text", "json", "sarif", "junit", "github", "itf"), default="text")
     c.add_argument("--timeout", type=float, default=None, metavar="S", help="seconds per check (inconclusive)")
     c.add_argument("--max-memory", type=int, default=DEFAULT_MAX_MEMORY_MB, metavar="MB",
                    help=f"stop (inconclusive) when the process uses more (default {DEFAULT_MAX_MEMORY_MB})")
@@ -356,6 +356,10 @@ def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
             from checker import ci_formats
 
             stdout.write(getattr(ci_formats, args.format)(json_doc(results, timing=timing)))
+        elif args.format == "itf":  # the counterexamples as Apalache ITF traces
+            from checker.itf import itf
+
+            stdout.write(itf(json_doc(results, timing=timing)))
         elif _color(args, stdout):
             from checker import terminal
 

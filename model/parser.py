@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 from functools import cache
 from importlib import resources
 
+import lark
 from lark import Lark, Token, v_args
 from lark.visitors import Transformer_NonRecursive
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
@@ -72,7 +75,29 @@ _KEYWORDS = KEYWORDS  # derived from the grammar (model/vocabulary.py)
 @cache
 def _parser() -> Lark:
     grammar = resources.files("model").joinpath("sig.lark").read_text()
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True,
+                cache=_grammar_cache() or False)
+
+
+def _grammar_cache() -> str | None:
+    """Where lark keeps the analysed grammar between runs (building the LALR tables is most
+    of a small check's start-up): a file in the user's own cache folder, never a shared
+    temporary one (lark unpickles it). Lark checks the grammar's digest inside the file and
+    rebuilds (and rewrites) it when the grammar or the options changed, and carries on
+    without it when the file cannot be read or written; None when there is no such folder."""
+    base = os.environ.get("XDG_CACHE_HOME") or (os.path.join(os.path.expanduser("~"), ".cache")
+                                                 if os.path.expanduser("~") != "~" else "")
+    if not base:
+        return None
+    folder = os.path.join(base, "sigproof")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    if not os.access(folder, os.W_OK):
+        return None
+    py = "%d.%d" % sys.version_info[:2]
+    return os.path.join(folder, f"sig-grammar-lark{lark.__version__}-py{py}.cache")
 
 
 def parse(text: str, file: str) -> S.Spec:

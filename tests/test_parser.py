@@ -118,3 +118,27 @@ def test_the_keyword_list_of_the_language_doc_is_the_grammars():
     doc = (ROOT / "docs" / "language.md").read_text()
     block = doc.split("**Keywords.**", 1)[1].split("```", 2)[1]
     assert sorted(block.split()) == sorted(KEYWORDS)
+
+
+def test_the_grammar_cache_is_private_and_a_broken_one_is_rebuilt(tmp_path):
+    """The analysed grammar is kept in the user's cache folder (XDG_CACHE_HOME/sigproof), not
+    in a shared temporary folder; a corrupt file there does not break parsing and is rewritten."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    run = [sys.executable, "-m", "checker", "check", "specs/all_to_all_barrier.sig", "-D", "N=2", "--no-timing"]
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
+    first = subprocess.run(run, cwd=root, env=env, capture_output=True, text=True)
+    assert first.returncode == 0 and "PASS: ok" in first.stdout
+    (cached,) = (tmp_path / "sigproof").iterdir()
+    assert cached.name.startswith("sig-grammar-lark") and (tmp_path / "sigproof").stat().st_mode & 0o077 == 0
+    cached.write_bytes(b"not a grammar\n" + os.urandom(64))
+    again = subprocess.run(run, cwd=root, env=env, capture_output=True, text=True)
+    assert (again.returncode, again.stdout, again.stderr) == (first.returncode, first.stdout, first.stderr)
+    assert not cached.read_bytes().startswith(b"not a grammar") and cached.stat().st_size > 1000
+    nowhere = subprocess.run(run, cwd=root, env=dict(env, XDG_CACHE_HOME="/proc/no-such-folder"),
+                             capture_output=True, text=True)
+    assert (nowhere.returncode, nowhere.stdout, nowhere.stderr) == (first.returncode, first.stdout, first.stderr)

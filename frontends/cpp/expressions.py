@@ -6,12 +6,13 @@ import re
 
 from frontends.core import sym as S
 from frontends.core.errors import ExtractError, Loc
+from frontends.core.intrinsics import cpp_role
 from frontends.core.skeleton import Line
 from frontends.cpp.source import snippet
 from frontends.core.sym import FULL, PARTIAL, Sym, ring_step
 from frontends.cpp.values import (CMPS, OPS, SIZE_OF, Elem, Enum, Local, LocalArray, Offset, Ptr, Struct,
                                   Unknown, View, Window, Windows, clean_type, pointee)
-from frontends.cpp.vocabulary import (ASYNC_TRANSFERS, BLOCK_BARRIERS, TRANSFERS, CONVENTIONAL, IGNORED_CALLS, LIBRARY_CONTEXTS, MAX_INLINE_DEPTH,
+from frontends.cpp.vocabulary import (CONVENTIONAL, IGNORED_CALLS, LIBRARY_CONTEXTS, MAX_INLINE_DEPTH,
                                       WRAPPERS, norm, origin_key)
 from model.vocabulary import CMP_BY_SYMBOL
 
@@ -453,28 +454,10 @@ class Expressions:
             else:
                 fnode = inner
         fname = norm(self.text(fnode)).split("::")[-1].split(".")[-1].split("->")[-1]
-        if fname in ("TNOTIFY", "TWAIT", "TTEST"):
-            return self.signal_op(fname, arg_nodes, node)
-        if fname in TRANSFERS:
-            return self.transfer(fname, arg_nodes, targs, node)
-        if fname in ("TLOAD", "TSTORE"):
-            self.data_access(fname, arg_nodes, node)
-            return S.num(0)
-        if fname in ASYNC_TRANSFERS:
-            return self.async_transfer(fname, node)
-        if fname == "pipe_barrier":
-            self.emit(Line("pipe_barrier(PIPE_ALL);", self.loc(node), "comment"))
-            return S.num(0)
-        if fname == "dsb":
-            arg = norm(self.text(arg_nodes[0])).split("::")[-1] if arg_nodes else ""
-            if arg == "DSB_DDR":
-                self.emit(Line("dsb(DSB_DDR);", self.loc(node), "comment"))
-            else:
-                self.assume(self.loc(node), f"{self.text(node)} orders nothing the skeleton models (only dsb(DSB_DDR) is a fence of the data extension); left out")
-            return S.num(0)
-        if fname in BLOCK_BARRIERS:
-            self.emit(Line("block_barrier;", self.loc(node), "sync"))
-            return S.num(0)
+        intrinsic = cpp_role(fname)
+        # (the block's index and count are builtins, read from the call's text: BUILTIN_CALLS)
+        if intrinsic is not None and intrinsic.role not in ("block_index", "block_count"):
+            return self.intrinsic(intrinsic.role, fname, arg_nodes, targs, node)
         if fname in ("min", "max") and len(arg_nodes) == 2:
             a, b = (self.as_int(self.eval(n), n) for n in arg_nodes)
             return S.call(fname, a, b)
@@ -492,3 +475,28 @@ class Expressions:
             self.assume(self.loc(node), f"call to {fname} with a signal argument is not followed (no definition among the given files and their local headers)")
         return Unknown(self.text(node), self.loc(node), fname if fname.isidentifier() else "VALUE",
                        f"call:{fname}@{self.loc(node)}")
+
+    def intrinsic(self, role: str, fname: str, arg_nodes, targs, node):
+        """A call of a PTO intrinsic (frontends/core/intrinsics.py), by its role."""
+        if role in ("notify", "wait", "test"):
+            return self.signal_op(fname, arg_nodes, node)
+        if role == "transfer":
+            return self.transfer(fname, arg_nodes, targs, node)
+        if role == "data_access":
+            self.data_access(fname, arg_nodes, node)
+        elif role == "async_transfer":
+            return self.async_transfer(fname, node)
+        elif role == "pipe_barrier":
+            self.emit(Line("pipe_barrier(PIPE_ALL);", self.loc(node), "comment"))
+        elif role == "fence":
+            arg = norm(self.text(arg_nodes[0])).split("::")[-1] if arg_nodes else ""
+            if arg == "DSB_DDR":
+                self.emit(Line("dsb(DSB_DDR);", self.loc(node), "comment"))
+            else:
+                self.assume(self.loc(node), f"{self.text(node)} orders nothing the skeleton models (only dsb(DSB_DDR) is a fence of the data extension); left out")
+        elif role == "block_barrier":
+            self.emit(Line("block_barrier;", self.loc(node), "sync"))
+        else:
+            raise AssertionError(f"the C++ reader has no handler for intrinsic role {role}")
+        return S.num(0)
+

@@ -6,16 +6,17 @@ import re
 from dataclasses import dataclass, field
 
 from frontends.core.errors import Loc
+from frontends.core.intrinsics import INTRINSICS
 from frontends.core.sym import Sym
 from model.vocabulary import BUILTIN_NAMES, KEYWORDS
 
 SIG_KEYWORDS = KEYWORDS | BUILTIN_NAMES  # what a .sig name may not be (model/vocabulary.py)
 
-BUILTIN_CALLS = {
+BUILTIN_CALLS = {  # the block's index and count from the intrinsic table, the rank's from the libraries
     "rank": ("GetRank()", "get_rank()", "GetRankId()"),
     "nranks": ("GetRankSize()", "get_rank_size()", "GetRankNum()"),
-    "block": ("get_block_idx()", "GetBlockIdx()"),
-    "nblocks": ("get_block_num()", "GetBlockNum()"),
+    "block": tuple(f"{name}()" for row in INTRINSICS if row.role == "block_index" for name in row.cpp),
+    "nblocks": tuple(f"{name}()" for row in INTRINSICS if row.role == "block_count" for name in row.cpp),
 }
 CONVENTIONAL = {
     "rank": ("rank", "myRank", "my_rank", "rankId", "rank_id", "localRank", "me"),
@@ -34,9 +35,6 @@ LIBRARY_CONTEXTS = {
     "CommContext": {"rankId": "rank", "rankNum": "nranks"},
 }
 WRAPPERS = ("Signal", "Signal2D", "GlobalTensor")
-# data movement the data extension models (frontends/cpp/data.py)
-TRANSFERS = ("TPUT", "TGET")
-ASYNC_TRANSFERS = ("TPUT_ASYNC", "TGET_ASYNC")
 # intrinsics that move data or order pipes inside a rank: no signal meaning
 IGNORED_CALLS = {
     "TLOAD", "TSTORE", "TMOV", "TADD", "TMUL", "TASSIGN", "TCOPY", "TEXP",
@@ -44,7 +42,6 @@ IGNORED_CALLS = {
     "DataCopy", "dcci", "set_flag", "wait_flag", "SetFlag", "WaitFlag", "printf", "assert",
     "PipeBarrier", "static_assert", "memcpy", "memset",
 }
-BLOCK_BARRIERS = ("SyncAll", "block_barrier")
 MAX_INLINE_DEPTH = 32
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from frontends.core import sym as S
 from frontends.core.errors import ExtractError, Loc
+from frontends.core.intrinsics import mlir_role
 from frontends.core.skeleton import Block as SBlock
 from frontends.core.skeleton import Line
 from frontends.core.sym import FULL, NONE, PARTIAL, Sym
@@ -39,7 +40,6 @@ BINARY = {"addi": "+", "subi": "-", "muli": "*", "divsi": "/", "divui": "/", "re
 CASTS = ("index_cast", "index_castui", "extsi", "extui", "trunci", "bitcast")
 NOTIFY_OPS = {word: op.name for op in VOCAB_NOTIFY_OPS for word in op.mlir_words}
 WAIT_CMPS = CMPS
-SIGNAL_OPS = {"tnotify": "TNOTIFY", "twait": "TWAIT", "ttest": "TTEST"}
 # ops that move data, allocate tiles or compute on them: no signal meaning
 DATA_PREFIXES = ("pto.t", "pto.comm.t", "pto.alloc", "pto.cmo.", "pto.set_", "pto.wait_", "pto.record",
                  "pto.sync", "pto.declare", "pto.initialize", "pto.mgather", "pto.mscatter", "pto.get_validshape",
@@ -309,8 +309,9 @@ class Interp:
     def op(self, op: Op, env: dict, top: bool) -> None:
         name = op.name
         short = name.rsplit(".", 1)[-1]
-        if short in SIGNAL_OPS and (name.startswith("pto.") or name == short):
-            self.signal_op(op, env, SIGNAL_OPS[short])
+        intrinsic = mlir_role(name)
+        if intrinsic is not None and intrinsic.role in ("notify", "wait", "test"):
+            self.signal_op(op, env, intrinsic.statement)
         elif name == "arith.constant":
             env[op.results[0]] = self.constant(op)
         elif name.startswith("arith."):
@@ -323,13 +324,13 @@ class Interp:
             self.while_op(op, env)
         elif name in ("pto.make_tensor_view", "pto.partition_view", "pto.addptr", "pto.castptr"):
             self.address(op, env, short)
-        elif name in ("pto.get_block_idx", "pto.get_block_num"):
-            env[op.results[0]] = S.name("block" if short == "get_block_idx" else "nblocks")
+        elif intrinsic is not None and intrinsic.role in ("block_index", "block_count"):
+            env[op.results[0]] = S.name(intrinsic.statement)
         elif name == "pto.load_scalar":
             self.load(op, env)
-        elif name == "pto.barrier":
+        elif intrinsic is not None and intrinsic.role == "pipe_barrier":
             self.emit(Line("pipe_barrier(PIPE_ALL);", op.loc, "comment"))
-        elif name.startswith("pto.fence"):
+        elif intrinsic is not None and intrinsic.role == "fence":
             self.emit(Line("// TODO(dsb): " + name, op.loc, "comment"))
             self.assume(op.loc, f"{name} (a GM fence) is not modelled yet; kept as a comment")
         elif name in ("func.call", "call"):

@@ -3,11 +3,14 @@
 Per spec: the verdicts and statistics, what the verdict rests on (semantics, reductions, a
 kernel's extraction assumptions); per violation a message-sequence chart as inline SVG
 (a lane per process, a mark per step, arrows from a TNOTIFY to the later reads that saw the
-value it wrote, erased notifications and stuck processes marked), the spec's source beside
-it with a line anchor for every step to link to, and the signal values and the changed
-locals after each step. No scripts, no external resources: hovering a mark shows its step
-through SVG <title>. Known limitation: the values table shows only the elements the trace writes or reads, with
-their value as first seen (the model's initial values are not part of a result).
+value it wrote, erased notifications, stuck processes and a data race's two accesses marked,
+a legend of what it shows), the spec's or kernel's source beside it (below it when the
+lanes and the source do not fit side by side), opened at the first line the trace cites,
+with a line anchor for every step to link to, and the signal values and the changed locals
+after each step. No scripts, no external resources: hovering a mark shows its step through
+SVG <title>. Known limitations: the values table shows only the elements the trace writes or
+reads, with their value as first seen (the model's initial values are not part of a
+result); the lines above the first cited one are folded (a <details>), not scrolled past.
 """
 
 from __future__ import annotations
@@ -16,9 +19,13 @@ from html import escape
 from pathlib import Path
 from typing import IO
 
-from checker.result import LABEL, Overwrote, Read, Result, StuckProcess, TraceStep, Violation, Write, operations
+from checker.result import (LABEL, AccessRef, DataAccess, Overwrote, Read, Result, StuckProcess, TraceStep,
+                            Violation, Write, operations)
 
-LANE_W, ROW_H, TOP, LEFT = 116, 26, 64, 40
+LANE_W, ROW_H, LEFT = 116, 26, 40
+LEGEND_H = 24  # the legend's row, above the lane heads
+TOP = LEGEND_H + 64  # the first step's row
+TEXT_MIN = 240  # the statements' column a chart asks room for beside its lanes
 _LABEL = {**LABEL, "error": "ERROR"}
 
 CSS = """
@@ -28,9 +35,12 @@ h3{font-size:1em;margin:1.2em 0 .4em;font-weight:600}
 table{border-collapse:collapse} td,th{border:1px solid #d0d7de;padding:2px 8px;text-align:left;vertical-align:top}
 th{background:#f6f8fa} .num{text-align:right;font-variant-numeric:tabular-nums}
 .pass{color:#1a7f37;font-weight:600} .fail,.vacuous,.error{color:#cf222e;font-weight:600} .inconclusive{color:#9a6700;font-weight:600}
-.violation{display:flex;gap:1.2em;align-items:flex-start}
-.chart{flex:1 1 auto;min-width:0;overflow-x:auto}
-.source{flex:0 0 32em;max-height:44em;overflow:auto;border:1px solid #d0d7de;background:#f6f8fa;position:sticky;top:0}
+.violation{display:flex;flex-wrap:wrap;gap:1.2em;align-items:flex-start}
+.chart{flex-grow:1;flex-shrink:1;min-width:0;max-width:100%;overflow-x:auto}
+.source{flex:1 1 28em;min-width:min(24em,100%);max-height:44em;overflow:auto;position:sticky;top:0}
+.source{border:1px solid #d0d7de;background:#f6f8fa}
+.source summary{font:12px ui-monospace,Menlo,Consolas,monospace;color:#6e7781;padding:2px 8px;cursor:pointer}
+.table-scroll{max-width:100%;overflow-x:auto}
 .source pre{margin:0;padding:4px 0;font:12px/1.5 ui-monospace,Menlo,Consolas,monospace}
 .source a.ln{display:inline-block;width:3.5em;color:#6e7781;text-align:right;padding-right:.8em;text-decoration:none}
 .source span.line{display:block;padding-right:1em} .source span.line:target{background:#fff8c5}
@@ -45,6 +55,8 @@ svg .read-fails{fill:#bf8700} svg .other{fill:#8c959f} svg .fault{fill:#cf222e}
 svg .arrow{stroke:#0969da;stroke-width:1.4;fill:none} svg .arrow.fails{stroke:#bf8700;stroke-dasharray:4 3}
 svg .erased{stroke:#cf222e;stroke-width:2.5} svg .erasure{stroke:#cf222e;stroke-width:1.2;stroke-dasharray:2 3;fill:none} svg .stuck{fill:#ffebe9;stroke:#cf222e;stroke-width:1.5}
 svg .stuck-text{fill:#cf222e;font-weight:600;font-size:11px} svg .stepno{fill:#6e7781;font-size:11px} svg .note{fill:#cf222e;font-weight:600}
+svg .race-mark{fill:none;stroke:#cf222e;stroke-width:2.5} svg .race-link{stroke:#cf222e;stroke-width:2;stroke-dasharray:6 4;fill:none}
+svg .legend text{font-size:11px;fill:#57606a}
 svg a:hover .mark{stroke-width:3}
 """
 
@@ -135,15 +147,13 @@ def _violation(vid: str, r: Result, v: Violation, source: list[str] | None) -> s
     out = [f"<div class=\"violation-block\" id=\"{vid}\">\n<h3>{escape(v.property)}{expected}: {escape(v.message)}</h3>\n"]
     linkable = source is not None
     anchor = (lambda s: f"#{vid}-L{s.line}" if linkable and s.file == r.spec else None)  # noqa: E731
-    out.append("<div class=\"violation\">\n<div class=\"chart\">")
+    out.append(f"<div class=\"violation\">\n<div class=\"chart\" style=\"flex-basis:{chart_basis(v)}px\">")
     out.append(chart(v, anchor, vid))
     out.append("</div>\n")
     if source is not None:
-        hot = {s.span.line for s in v.trace if s.span.file == r.spec}
-        hot |= {x.span.line for x in v.situation if isinstance(x, StuckProcess) and x.span.file == r.spec}
-        out.append(_source(vid, source, hot))
+        out.append(_source(vid, source, cited_lines(v, r.spec), r.spec))
     out.append("</div>\n")
-    out.append(_values(v, anchor))
+    out.append(f"<div class=\"table-scroll\">{_values(v, anchor)}</div>\n")
     if v.situation:
         title = "stuck" if v.property == "deadlock" else "at the end"
         items = "".join(f"<li>{escape(x.text)}</li>" for x in v.situation)
@@ -152,13 +162,26 @@ def _violation(vid: str, r: Result, v: Violation, source: list[str] | None) -> s
     return "".join(out)
 
 
-def _source(vid: str, lines: list[str], hot: set[int]) -> str:
+def cited_lines(v: Violation, path: str) -> set[int]:
+    """The lines of `path` that the trace's steps and the stuck processes cite."""
+    hot = {s.span.line for s in v.trace if s.span.file == path}
+    return hot | {x.span.line for x in v.situation if isinstance(x, StuckProcess) and x.span.file == path}
+
+
+def _source(vid: str, lines: list[str], hot: set[int], path: str) -> str:
+    """The source pane, opened at the first cited line: the lines above it are folded into a
+    <details> (the page has no script to scroll the pane)."""
     rows = []
     for n, text in enumerate(lines, 1):
         cls = "line hot" if n in hot else "line"
         rows.append(f"<span class=\"{cls}\" id=\"{vid}-L{n}\"><a class=\"ln\" href=\"#{vid}-L{n}\">{n}</a>"
                     f"{escape(text)}</span>")
-    return f"<div class=\"source\"><pre>{''.join(rows)}</pre></div>\n"
+    first = min(min(hot, default=1), len(lines))
+    if first <= 1:
+        return f"<div class=\"source\"><pre>{''.join(rows)}</pre></div>\n"
+    fold = (f"<details class=\"before\"><summary>lines 1-{first - 1} of {escape(Path(path).name)}</summary>"
+            f"<pre>{''.join(rows[:first - 1])}</pre></details>")
+    return f"<div class=\"source\" data-first=\"{first}\">{fold}<pre>{''.join(rows[first - 1:])}</pre></div>\n"
 
 
 # ---------------------------------------------------------------- the sequence chart
@@ -209,6 +232,26 @@ def erasures(trace: tuple[TraceStep, ...]) -> list[tuple[int, int, str]]:
     return out
 
 
+def race_steps(v: Violation) -> tuple[int, int] | None:
+    """(first, second): the steps of a data race's two accesses, read off the trace by process,
+    statement and element. The second is the latest such step (the trace ends with it); the
+    first, the latest earlier one, since happens-before keeps an element's last write (and each
+    process's last read), the access the second one raced with."""
+    if v.race is None:
+        return None
+    second = _latest(v.trace, v.race.second, len(v.trace) + 1)
+    first = _latest(v.trace, v.race.first, second) if second is not None else None
+    return (first, second) if first is not None else None
+
+
+def _latest(trace: tuple[TraceStep, ...], access: AccessRef, before: int) -> int | None:
+    """The last step before `before` that made `access` (at its statement, if none records it)."""
+    at = [s for s in trace if s.step < before and s.process == access.process and s.span == access.span]
+    made = [s for s in at if any(isinstance(e, DataAccess) and e.element == access.element
+                                 and e.access == access.access for e in s.effects)]
+    return (made or at)[-1].step if made or at else None
+
+
 def _mark_class(s: TraceStep) -> str:
     kinds = {e.kind for e in s.effects}
     if "fault" in kinds:
@@ -239,6 +282,13 @@ def _tip(s: TraceStep, values: dict[str, int] | None = None) -> str:
     return escape("\n".join(lines))
 
 
+def chart_basis(v: Violation) -> int:
+    """The width a chart asks for beside the source pane: its lanes and some statement text.
+    The pane goes below the chart when both do not fit (the chart scrolls when even its lanes
+    do not)."""
+    return LEFT + len(lanes(v)) * LANE_W + 12 + TEXT_MIN
+
+
 def chart(v: Violation, anchor=lambda span: None, cid: str = "c") -> str:
     names = lanes(v)
     x = {name: LEFT + LANE_W // 2 + i * LANE_W for i, name in enumerate(names)}
@@ -248,51 +298,28 @@ def chart(v: Violation, anchor=lambda span: None, cid: str = "c") -> str:
     text_x = LEFT + len(names) * LANE_W + 12
     width_text = max((len(_clip(s.statement, 70)) + (len(_clip(_note(s), 80)) + 2 if _note(s) else 0)
                       for s in v.trace), default=10) * 7 + 40
-    width, height = text_x + width_text, y(rows) + ROW_H
-    after = _values_after(v.trace)
+    race = race_steps(v)
+    legend, legend_w = _legend(v, cid, race)
+    width, height = max(text_x + width_text, LEFT + legend_w), y(rows) + ROW_H
     out = [f"<svg class=\"msc\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" "
            f"role=\"img\" aria-label=\"sequence chart of the {escape(v.property)} counterexample\">",
            f"<defs><marker id=\"{cid}-ah\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" "
-           "orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#0969da\"/></marker></defs>"]
+           "orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#0969da\"/></marker></defs>", legend]
+    head = TOP - 56
     for name in names:
         cx = x[name]
         out.append(f"<g class=\"lane\" data-process=\"{escape(name)}\">"
                    f"<line class=\"lane-line\" x1=\"{cx}\" y1=\"{TOP - 18}\" x2=\"{cx}\" y2=\"{height - 8}\"/>"
-                   f"<rect class=\"lane-head\" x=\"{cx - LANE_W // 2 + 4}\" y=\"8\" width=\"{LANE_W - 8}\" "
-                   f"height=\"26\" rx=\"4\"/><text x=\"{cx}\" y=\"25\" text-anchor=\"middle\">{escape(name)}</text></g>")
+                   f"<rect class=\"lane-head\" x=\"{cx - LANE_W // 2 + 4}\" y=\"{head}\" width=\"{LANE_W - 8}\" "
+                   f"height=\"26\" rx=\"4\"/><text x=\"{cx}\" y=\"{head + 17}\" text-anchor=\"middle\">"
+                   f"{escape(name)}</text></g>")
     by_step = {s.step: s for s in v.trace}
-    for src, dst, holds in arrows(v.trace):
-        a, b = by_step[src], by_step[dst]
-        x1, y1, x2, y2 = x[a.process], y(src), x[b.process], y(dst)
-        cls = "arrow" if holds else "arrow fails"
-        out.append(f"<line class=\"{cls}\" data-from=\"{src}\" data-to=\"{dst}\" x1=\"{x1}\" y1=\"{y1}\" "
-                   f"x2=\"{x2 - (8 if x2 > x1 else -8 if x2 < x1 else 0)}\" y2=\"{y2 - (0 if x2 != x1 else 8)}\" "
-                   f"marker-end=\"url(#{cid}-ah)\"/>")
-    for n, (src, dst, element) in enumerate(erasures(v.trace)):  # dotted curves, bulging right
-        x1, y1, x2, y2 = x[by_step[src].process], y(src), x[by_step[dst].process], y(dst)
-        bulge = 18 + 8 * (n % 4)
-        out.append(f"<path class=\"erasure\" data-from=\"{src}\" data-to=\"{dst}\" data-element=\"{escape(element)}\" "
-                   f"d=\"M{x1},{y1} C{x1 + bulge},{y1} {x2 + bulge},{y2} {x2},{y2}\"><title>the notification of step "
-                   f"{src} to {escape(element)} is erased at step {dst}</title></path>")
+    at = lambda n: (x[by_step[n].process], y(n))  # noqa: E731
+    out += _links(v, at, cid, race)
+    after = _values_after(v.trace)
     for s in v.trace:
-        cx, cy = x[s.process], y(s.step)
-        href = anchor(s.span)
-        mark = (f"<title>{_tip(s, after[s.step - 1])}</title><circle class=\"mark {_mark_class(s)}\" cx=\"{cx}\" "
-                f"cy=\"{cy}\" r=\"6\"/>")
-        for e in s.effects:
-            if isinstance(e, Overwrote):
-                mark += (f"<g class=\"erased\" data-element=\"{escape(e.element.name)}\"><line x1=\"{cx - 9}\" "
-                         f"y1=\"{cy - 9}\" x2=\"{cx + 9}\" y2=\"{cy + 9}\"/><line x1=\"{cx - 9}\" y1=\"{cy + 9}\" "
-                         f"x2=\"{cx + 9}\" y2=\"{cy - 9}\"/></g>")
-                break
-        label = escape(_clip(s.statement, 70))
-        note = _note(s)
-        if note:
-            label += f"<tspan class=\"note\" dx=\"8\">{escape(_clip(note, 80))}</tspan>"
-        body = (f"<g class=\"step\" data-step=\"{s.step}\" data-process=\"{escape(s.process)}\">{mark}"
-                f"<text class=\"stepno\" x=\"{LEFT - 6}\" y=\"{cy + 4}\" text-anchor=\"end\">{s.step}</text>"
-                f"<text class=\"stmt\" x=\"{text_x}\" y=\"{cy + 4}\">{label}</text></g>")
-        out.append(f"<a href=\"{href}\">{body}</a>" if href else body)
+        out.append(_step(s, (x[s.process], y(s.step)), anchor(s.span), after[s.step - 1], s.step in (race or ()),
+                         text_x))
     for item in stuck:
         cx, cy = x[item.actor.name], y(rows)
         href = anchor(item.span)
@@ -303,6 +330,93 @@ def chart(v: Violation, anchor=lambda span: None, cid: str = "c") -> str:
         out.append(f"<a href=\"{href}\">{body}</a>" if href else body)
     out.append("</svg>")
     return "".join(out)
+
+
+def _links(v: Violation, at, cid: str, race: tuple[int, int] | None) -> list[str]:
+    """The lines between steps: notify-to-read arrows, erasure curves, the race's dashed line.
+    `at(step)` is the centre of a step's mark."""
+    out = []
+    for src, dst, holds in arrows(v.trace):
+        (x1, y1), (x2, y2) = at(src), at(dst)
+        cls = "arrow" if holds else "arrow fails"
+        out.append(f"<line class=\"{cls}\" data-from=\"{src}\" data-to=\"{dst}\" x1=\"{x1}\" y1=\"{y1}\" "
+                   f"x2=\"{x2 - (8 if x2 > x1 else -8 if x2 < x1 else 0)}\" y2=\"{y2 - (0 if x2 != x1 else 8)}\" "
+                   f"marker-end=\"url(#{cid}-ah)\"/>")
+    for n, (src, dst, element) in enumerate(erasures(v.trace)):  # dotted curves, bulging right
+        (x1, y1), (x2, y2) = at(src), at(dst)
+        bulge = 18 + 8 * (n % 4)
+        out.append(f"<path class=\"erasure\" data-from=\"{src}\" data-to=\"{dst}\" data-element=\"{escape(element)}\" "
+                   f"d=\"M{x1},{y1} C{x1 + bulge},{y1} {x2 + bulge},{y2} {x2},{y2}\"><title>the notification of step "
+                   f"{src} to {escape(element)} is erased at step {dst}</title></path>")
+    if race is not None:
+        (src, dst), facts = race, v.race
+        (x1, y1), (x2, y2) = at(src), at(dst)
+        way = f"L{x2},{y2}" if x1 != x2 else f"C{x1 - 30},{y1} {x2 - 30},{y2} {x2},{y2}"  # one lane: bulge left
+        out.append(f"<path class=\"race-link\" data-from=\"{src}\" data-to=\"{dst}\" d=\"M{x1},{y1} {way}\"><title>"
+                   f"racing accesses to {escape(facts.second.element.name)}: the {facts.first.access} of step {src} "
+                   f"and the {facts.second.access} of step {dst}, not ordered by happens-before</title></path>")
+    return out
+
+
+def _step(s: TraceStep, centre: tuple[int, int], href: str | None, values: dict[str, int], racing: bool,
+          text_x: int) -> str:
+    """A step's mark (with a cross when it erased a notification, a ring when it is one of a
+    data race's accesses), its number and its statement."""
+    cx, cy = centre
+    mark = (f"<title>{_tip(s, values)}</title><circle class=\"mark {_mark_class(s)}\" cx=\"{cx}\" "
+            f"cy=\"{cy}\" r=\"6\"/>")
+    for e in s.effects:
+        if isinstance(e, Overwrote):
+            mark += (f"<g class=\"erased\" data-element=\"{escape(e.element.name)}\"><line x1=\"{cx - 9}\" "
+                     f"y1=\"{cy - 9}\" x2=\"{cx + 9}\" y2=\"{cy + 9}\"/><line x1=\"{cx - 9}\" y1=\"{cy + 9}\" "
+                     f"x2=\"{cx + 9}\" y2=\"{cy - 9}\"/></g>")
+            break
+    if racing:
+        mark += f"<circle class=\"race-mark\" data-step=\"{s.step}\" cx=\"{cx}\" cy=\"{cy}\" r=\"10\"/>"
+    label = escape(_clip(s.statement, 70))
+    note = _note(s)
+    if note:
+        label += f"<tspan class=\"note\" dx=\"8\">{escape(_clip(note, 80))}</tspan>"
+    body = (f"<g class=\"step\" data-step=\"{s.step}\" data-process=\"{escape(s.process)}\">{mark}"
+            f"<text class=\"stepno\" x=\"{LEFT - 6}\" y=\"{cy + 4}\" text-anchor=\"end\">{s.step}</text>"
+            f"<text class=\"stmt\" x=\"{text_x}\" y=\"{cy + 4}\">{label}</text></g>")
+    return f"<a href=\"{href}\">{body}</a>" if href else body
+
+
+_KEYS = (("notify", "TNOTIFY"), ("read-holds", "read that holds"), ("read-fails", "read that fails"),
+         ("other", "other step"), ("fault", "fault"), ("arrow", "notification read"),
+         ("erased", "erased notification"), ("stuck", "stuck"), ("race", "racing accesses"))
+
+
+def _legend(v: Violation, cid: str, race: tuple[int, int] | None) -> tuple[str, int]:
+    """The chart's legend (what it shows, in a fixed order) and its width."""
+    shown = {_mark_class(s) for s in v.trace}
+    shown |= {k for k, there in (("arrow", arrows(v.trace)), ("erased", erasures(v.trace)),
+                                 ("stuck", any(isinstance(x, StuckProcess) for x in v.situation)),
+                                 ("race", race)) if there}
+    cy, left, out = LEGEND_H // 2 + 2, LEFT, []
+    for kind, text in _KEYS:
+        if kind not in shown:
+            continue
+        out.append(f"<g class=\"key\" data-kind=\"{kind}\">{_swatch(kind, left, cy, cid)}"
+                   f"<text x=\"{left + 26}\" y=\"{cy + 4}\">{escape(text)}</text></g>")
+        left += 26 + len(text) * 6 + 18
+    return f"<g class=\"legend\">{''.join(out)}</g>", left - LEFT
+
+
+def _swatch(kind: str, x: int, cy: int, cid: str) -> str:
+    """A legend entry's picture, 20 px wide, drawn like the chart draws the thing."""
+    if kind == "arrow":
+        return f"<path class=\"arrow\" d=\"M{x},{cy} L{x + 18},{cy}\" marker-end=\"url(#{cid}-ah)\"/>"
+    if kind == "erased":
+        return (f"<path class=\"erased\" d=\"M{x + 4},{cy - 6} L{x + 16},{cy + 6} M{x + 4},{cy + 6} "
+                f"L{x + 16},{cy - 6}\"/>")
+    if kind == "stuck":
+        return f"<rect class=\"stuck\" x=\"{x}\" y=\"{cy - 7}\" width=\"20\" height=\"14\" rx=\"3\"/>"
+    if kind == "race":
+        return (f"<path class=\"race-link\" d=\"M{x},{cy} L{x + 20},{cy}\"/>"
+                f"<circle class=\"race-mark\" cx=\"{x + 10}\" cy=\"{cy}\" r=\"7\"/>")
+    return f"<circle class=\"mark {kind}\" cx=\"{x + 10}\" cy=\"{cy}\" r=\"5\"/>"
 
 
 def _clip(text: str, n: int) -> str:

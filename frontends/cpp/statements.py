@@ -291,6 +291,139 @@ class Statements:
             block.orelse = self.collect(alt)
         self.emit(block)
 
+    def s_switch_statement(self, node) -> None:
+        """`switch (x) { case A: ... }` as an if / else-if chain on x. A case's branch runs its
+        statements and, while they do not end in `break`, `return` or `continue`, those of
+        the cases after it (fall-through: that code is repeated in the branch); labels with
+        no statements of their own share the next case's branch; `default` is the final
+        else. A `break` of the switch anywhere but at the end of a case cannot be expressed
+        and is refused when the switch holds a signal operation; one that does not is left
+        out, as any statement the extraction cannot read, with an assumption line when it
+        assigns a variable."""
+        try:
+            cases = self.switch_cases(node)
+        except ExtractError as e:
+            if self.contains_sync(node):
+                raise
+            assigned = sorted(self.mutated(node))
+            if assigned:
+                self.assume(self.loc(node), f"this switch is left out ({e.message}); it assigns "
+                                            f"{', '.join(assigned)}, which the skeleton does not see change")
+            return
+        cnode = node.child_by_field_name("condition")
+        value = cnode.child_by_field_name("value") if cnode.type == "condition_clause" else cnode
+        if value is None or value.type == "declaration":
+            raise self.error(cnode, "a declaration in a switch condition is not supported")
+        c = self.as_int(self.eval(value), value, "COND")
+        labels = [[None if v is None else self.as_int(self.eval(v), v) for v in vs] for vs, _, _, _ in cases]
+        default = next((k for k, vs in enumerate(labels) if None in vs), None)
+        if S.is_int(c) and not c.reads and all(v is None or S.is_int(v) for vs in labels for v in vs):
+            pick = next((k for k, vs in enumerate(labels) if any(v is not None and v.args[0] == c.args[0] for v in vs)),
+                        default)
+            if pick is not None:
+                self.exec_nodes(self.switch_run(cases, pick))
+            return
+        if c.reads:         # a signal read: read once, as the C++ does, and test the copy
+            n = self.fresh("switch_value")
+            self.local_level(n, c.level)
+            self.local_values[n] = None
+            self.emit(Line(f"int {n} = {S.render(c)};", self.loc(value), "decl", n))
+            c = S.name(n, c.level)
+        chain = None if default is None else self.collect_nodes(self.switch_run(cases, default))
+        for k in reversed(range(len(cases))):
+            if k == default:
+                continue
+            test = None
+            for v in labels[k]:
+                eq = S.binop("==", c, v)
+                test = eq if test is None else S.binop("||", test, eq)
+            block = Block("if", S.render(test), self.loc(cases[k][1]), reads=test.reads)
+            self.facts.append({c.args[0]: labels[k][0]} if c.op == "name" and len(labels[k]) == 1 else {})
+            try:
+                block.body = self.collect_nodes(self.switch_run(cases, k))
+            finally:
+                self.facts.pop()
+            block.orelse = chain
+            chain = [block]
+        for st in chain or []:
+            self.emit(st)
+
+    def switch_cases(self, node) -> list[tuple[list, object, list, bool]]:
+        """The entries of a switch: (label value nodes, None for `default`; the first label's
+        node; the statements, a final `break` removed; whether they stop there, by a `break`,
+        `return` or `continue`). Labels with no statements join the next entry."""
+        body = node.child_by_field_name("body")
+        out, pending, first = [], [], None
+        for case in body.named_children:
+            if case.type == "comment":
+                continue
+            if case.type != "case_statement":
+                raise self.error(case, "a statement before the first case of a switch is not supported by the extraction")
+            label = case.child_by_field_name("value")
+            stmts = [c for c in case.named_children if c != label and c.type != "comment"]
+            pending.append(label)
+            first = first or case
+            if not stmts:
+                continue
+            if len(stmts) == 1 and stmts[0].type == "compound_statement":
+                inner = [c for c in stmts[0].named_children if c.type != "comment"]
+                if inner and inner[-1].type == "break_statement":
+                    stmts = inner          # `case 0: { ...; break; }`: the braces are the case's own
+            stop = stmts[-1].type in ("break_statement", "return_statement", "continue_statement")
+            if stmts[-1].type == "break_statement":
+                stmts = stmts[:-1]
+            for st in stmts:
+                inner_break = self.switch_break(st)
+                if inner_break is not None:
+                    raise self.error(inner_break, "a break out of a switch from inside a case's control flow cannot be "
+                                                  "expressed in the skeleton (only a break that ends a case can)")
+            out.append((pending, first, stmts, stop))
+            pending, first = [], None
+        if pending:          # labels at the end with no statements: entering there does nothing
+            out.append((pending, first, [], True))
+        return out
+
+    def switch_break(self, node):
+        """A `break` inside `node` that leaves the enclosing switch (not a loop's or an inner
+        switch's), or None."""
+        if node.type == "break_statement":
+            return node
+        if node.type in ("for_statement", "for_range_loop", "while_statement", "do_statement", "switch_statement"):
+            return None
+        for c in node.named_children:
+            hit = self.switch_break(c)
+            if hit is not None:
+                return hit
+        return None
+
+    @staticmethod
+    def switch_run(cases: list, k: int) -> list:
+        """The statements a switch runs when it enters at entry k: its own and, falling
+        through, those of the entries after it up to the first that stops."""
+        out = []
+        for _, _, stmts, stop in cases[k:]:
+            out.extend(stmts)
+            if stop:
+                break
+        return out
+
+    def exec_nodes(self, nodes: list) -> None:
+        self.scopes.append({})
+        try:
+            for n in nodes:
+                self.exec(n)
+        finally:
+            self.scopes.pop()
+
+    def collect_nodes(self, nodes: list) -> list:
+        self.out.append([])
+        try:
+            self.exec_nodes(nodes)
+        except BaseException:
+            self.out.pop()
+            raise
+        return self.out.pop()
+
     def exec_scoped(self, node) -> None:
         self.scopes.append({})
         try:

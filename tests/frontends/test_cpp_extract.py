@@ -578,7 +578,8 @@ def test_module_cli_prints_the_skeleton_and_the_assumptions(tmp_path):
 
 @pytest.mark.parametrize("src, where, words", [
     ("__global__ AICORE void k(__gm__ int32_t *f) {\n  TNOTIFY(Signal(f), 1, NotifyOp::Set)\n  int x = ;\n}\n", ":2:39:", "syntax error"),
-    ("__global__ AICORE void k(__gm__ int32_t *f) {\n  switch (1) { case 1: TNOTIFY(Signal(f), 1, NotifyOp::Set); }\n}\n", ":2:3:", "switch statement"),
+    ("__global__ AICORE void k(__gm__ int32_t *f) {\n  switch (1) { case 1: if (GetRank()) break; TNOTIFY(Signal(f), 1, NotifyOp::Set); }\n}\n",
+     ":2:39:", "a break out of a switch"),
     ("__global__ AICORE void k(__gm__ int32_t *f) {\n  TNOTIFY(Signal(f), 1);\n}\n", ":2:3:", "TNOTIFY needs"),
     ("__global__ AICORE void k(__gm__ int32_t *f) {\n  for (int i = 0; i < 2; i++) { f++; TNOTIFY(Signal(f), 1, NotifyOp::Set); }\n}\n", ":2:", "pointer f changes inside a loop"),
     ("void helper() {}\n", ":1:1:", "no __global__ kernel"),

@@ -411,6 +411,7 @@ def _assemble(interp: Interp, kernel: Function, cfg: dict, stmts: list, site: La
     host_lines, host_notes = _host(cfg, interp, kloc, site)
     notes.extend(host_notes)
     notes.extend(interp.index.notes)
+    notes.extend(interp.pointer_notes())
     notes.extend((hsf.loc(node), text) for hsf, node, text in site.hints)
     for loc, text in notes:
         interp.assume(loc, text)

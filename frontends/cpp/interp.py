@@ -8,8 +8,8 @@ not say becomes a param plus an `Assumption` at its C++ location.
 
 Known limitations: loops are not unrolled, so a pointer that changes inside a loop is
 refused; a pointer built from a local reads that local's current value; a helper's
-`return` inside one of its loops is refused; `switch`, `goto` and exceptions around signal
-operations are refused; `do { } while` bodies must not `continue`. docs/frontends.md has
+`return` inside one of its loops is refused; `goto` and exceptions around signal operations
+are refused, and so is a `switch` whose `break` is inside a case's control flow; `do { } while` bodies must not `continue`. docs/frontends.md has
 the full list.
 """
 
@@ -75,6 +75,7 @@ class Interp(Expressions, Views, Data, Calls, Statements):
         self.launch_args: dict[str, Sym] = {}
         self.launch_hints: list[str] = []     # what the kernel's launches leave open (extract)
         self.ptr_paths: dict[str, str] = {}   # signal base name -> the untyped pointer path it stands for
+        self.untyped: dict[str, tuple[Loc, str]] = {}   # base name -> (where, text) of an untyped pointer path
         self.used_names: set[str] = set()
         self.facts: list[dict[str, Sym]] = []
         self.param_notes: dict[str, list] = {}
@@ -213,9 +214,22 @@ class Interp(Expressions, Views, Data, Calls, Statements):
                 # `a->buffer.addr` and `b->buffer.addr` are two buffers: name the second by its path
                 base = re.sub(r"\W+", "_", path).strip("_")
                 self.ptr_paths.setdefault(base, path)
-            self.assume(v.loc, f"{v.text} is used as a signal buffer; its type is not visible, modelled as int32 elements")
+            self.untyped.setdefault(base, (v.loc, v.text))      # said by pointer_notes, once its use is known
             return Ptr(base, S.num(0), None, 4, PARTIAL, base in self.plain, v.loc)
         return None
+
+    def pointer_notes(self) -> list[tuple[Loc, str]]:
+        """What each untyped pointer path (`t->buffer.addr`) was taken for: a signal, or the data
+        of a TPUT / TGET / TLOAD / TSTORE. Known once the kernel is read and the buffers no
+        transfer touches are dropped; a path that ended up as neither is not mentioned."""
+        out = []
+        for base, (loc, text) in self.untyped.items():
+            if base in self.signals:
+                out.append((loc, f"{text} is used as a signal buffer; its type is not visible, modelled as int32 elements"))
+            elif base in self.buffers:
+                out.append((loc, f"{text} is used as a data buffer (TPUT / TGET / TLOAD / TSTORE data, not a signal); "
+                                 f"its type is not visible, its elements are those of the tensor over it"))
+        return out
 
     def as_view(self, v, node) -> View:
         if isinstance(v, View) and v.data:

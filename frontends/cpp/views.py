@@ -191,7 +191,7 @@ class Views:
             raise self.error(node, f"{kind} without a pointer argument")
         ptr = self.as_ptr(args[0], arg_nodes[0])
         if ptr is None:
-            raise self.not_a_signal(args[0], arg_nodes[0])
+            raise self.not_a_signal(args[0], arg_nodes[0], self.wrapped(kind, targs))
         tv = self.template_values(targs)
         if kind == "Signal":
             return View(Ptr(ptr.base, ptr.offset, ptr.rank, 4, ptr.level, ptr.plain, ptr.origin), (), ())
@@ -281,11 +281,21 @@ class Views:
             return r
         return (name, targs) if name in WRAPPERS else None
 
-    def not_a_signal(self, value, node) -> ExtractError:
+    def wrapped(self, kind: str, targs) -> str:
+        """What a wrapper's pointer is: a "data buffer" for a GlobalTensor of a non-int32
+        element type, else a "signal"."""
+        if kind in ("Signal", "Signal2D") or targs is None:
+            return "signal"
+        first = next(iter(targs.named_children), None)
+        if first is None or first.type != "type_descriptor":
+            return "signal"
+        return "signal" if clean_type(self.sf.text_of(first)) in INT32_TYPES else "data buffer"
+
+    def not_a_signal(self, value, node, what: str = "signal") -> ExtractError:
         why = ""
         if isinstance(value, Unknown) and value.key.startswith("call:"):
             why = f": {value.hint} has no definition among the given files and their local headers"
-        return self.error(node, f"cannot tell which signal `{self.text(node)}` points into{why}")
+        return self.error(node, f"cannot tell which {what} `{self.text(node)}` points into{why}")
 
     def vexing(self, kind: str, targs, plist, d):
         """`Signal sig(ptr);` parsed as a function declaration: read its parameters again
@@ -294,6 +304,7 @@ class Views:
             raise self.error(d, f"{kind} without a pointer argument")
         first, last = plist.named_children[0], plist.named_children[-1]
         text = self.sf.data[first.start_byte:last.end_byte].decode("utf-8", "replace")
+        what = self.wrapped(kind, targs)
         snip_sf, expr = snippet(text, self.sf.path, self.loc(first), at=self.loc(first))
         saved, self.sf = self.sf, snip_sf
         try:
@@ -303,7 +314,7 @@ class Views:
             values = [self.eval(a) for a in arg_nodes]
             # what is said about the arguments is said with the snippet's text and places
             if values and self.as_ptr(values[0], arg_nodes[0]) is None:
-                raise self.not_a_signal(values[0], arg_nodes[0])
+                raise self.not_a_signal(values[0], arg_nodes[0], what)
             values[1:] = [self.as_int(v, a) for v, a in zip(values[1:], arg_nodes[1:])]
         finally:
             self.sf = saved

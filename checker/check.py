@@ -59,16 +59,16 @@ def check_program(program: Program, spec: str, options: Options = Options(), pro
     start = time.monotonic()
     deadline = start + options.timeout if options.timeout is not None else None
     system = System(program, options.semantics)
-    reduction = Reduction(system) if options.por else None
-    reduce = reduction.ample if reduction is not None and reduction.enabled else None
     symmetry = Symmetry.of(system)[0] if options.symmetry else None
+    reduction = Reduction(system, symmetry=symmetry) if options.por else None
+    reduce = reduction.ample if reduction is not None and reduction.enabled else None
     monitor, ex = _search(system, program, options, deadline, progress, reduce, symmetry)
     if reduce is not None and (reduction.up_only or reduction.down_only) and "overflow" in monitor.found:
         # Two AtomicAdds to an element that only ever grows (or shrinks) were taken as
         # commuting, which holds as long as no such add overflows. One did: search again
         # with them dependent, so that the other verdicts cannot hide behind that overflow
         # (docs/trust.md, section 3a).
-        reduce = Reduction(system, commute_adds=False).ample
+        reduce = Reduction(system, commute_adds=False, symmetry=symmetry).ample
         monitor, ex = _search(system, program, options, deadline, progress, reduce, symmetry)
     violations, stop = monitor.finish(ex, deadline)
     operations, missed = _coverage(system, program, options, ex, reduce is not None, symmetry, deadline)

@@ -76,6 +76,7 @@ class _Future:
 
 
 _FIELDS = ("rw", "w", "s", "m", "r_up", "r_down", "w_up", "w_down", "reads")
+_POSITIONS = ("rw", "w", "s", "m", "r_up", "r_down", "w_up", "w_down", "later", "lg", "now_r", "now_w")  # masks of elements
 _UP, _DOWN = RISING_CMPS, FALLING_CMPS
 
 
@@ -92,9 +93,13 @@ def _single(view: ir.View) -> bool:
 
 
 class Reduction:
-    def __init__(self, system, commute_adds: bool = True):
+    def __init__(self, system, commute_adds: bool = True, symmetry=None):
         self.system = system
         self.commute_adds = commute_adds
+        # with the system's rank rotation (model/symmetry.py), a process's future from where it
+        # stands is the image of rank 0's from the renamed place: computed once, renamed per rank
+        self.symmetry = symmetry
+        self._images: dict = {}  # rank r -> {mask: its image under the renaming of rank 0 onto rank r}
         ok, why = supported(system)
         self.enabled = ok
         self.why_not = why
@@ -170,22 +175,49 @@ class Reduction:
         if entry[1] < 0:
             return self.kinds[j]
         if j < self.R:
-            key = ("host", j, entry[0], entry[2])
-            hit = self._refined.get(key)
-            if hit is None:
-                if len(self._refined) > 200_000:
-                    self._refined.clear()
-                hit = self._refined[key] = self._reachable("host", j, 0, (0, entry[0], entry[2]))
-            return hit
-        r, b = divmod(j - self.R, self.B)
-        lid = launches[r] - 1 if launches else 0
-        key = (r, b, lid, entry[0], entry[2])
+            kind, r, b, lid = "host", j, 0, 0
+        else:
+            r, b = divmod(j - self.R, self.B)
+            kind, lid = "kernel", launches[r] - 1 if launches else 0
+        return self._refined_future(kind, r, b, lid, entry)
+
+    def _refined_future(self, kind: str, r: int, b: int, lid: int, entry) -> _Future:
+        """The future of process (kind, r, b) in launch `lid` from its entry (cached)."""
+        key = (kind, r, b, lid, entry[0], entry[2])
         hit = self._refined.get(key)
         if hit is None:
             if len(self._refined) > 200_000:  # bounded memory on long runs
                 self._refined.clear()
-            hit = self._refined[key] = self._reachable("kernel", r, b, (lid, entry[0], entry[2]))
+            if self.symmetry is not None and r:
+                base = self._refined_future(kind, 0, b, lid, self.symmetry.renamed(entry, kind == "host", -r))
+                hit = self._image(base, r)
+            else:
+                hit = self._reachable(kind, r, b, (lid, entry[0], entry[2]))
+            self._refined[key] = hit
         return hit
+
+    def _image(self, f: _Future, r: int) -> _Future:
+        """Rank 0's future `f` renamed onto rank r: every element through the rotation by r
+        (the instructions, comparisons and operand values stay: they are the same on every
+        rank, which the symmetry check made sure of)."""
+        rot = self.symmetry.rot[r]
+        memo = self._images.setdefault(r, {0: 0})
+
+        def image(m: int) -> int:
+            out = memo.get(m)
+            if out is None:
+                out = 0
+                for q in _bits(m):
+                    out |= 1 << rot[q]
+                memo[m] = out
+            return out
+
+        g = _Future(0)
+        for name in _POSITIONS:
+            setattr(g, name, [image(m) for m in getattr(f, name)])
+        g.reads = f.reads
+        g.info = [None if x is None else (image(x[0]),) + x[1:] for x in f.info]
+        return g
 
     def _reachable(self, kind, r, b, start=None) -> _Future:
         """What process (kind, r, b) may touch from each instruction on. With `start` =

@@ -447,6 +447,10 @@ class Symmetry:
             L[s] = (L[s] + k) % R
         return (entry[0], entry[1], tuple(L)) + tuple(entry[3:])
 
+    def renamed(self, entry, is_host: bool, k: int):
+        """A process entry (pc, status, locals, ...) as it reads after renaming rank r to r + k."""
+        return self._entry(entry, is_host, k % self.R)
+
     def rotate(self, state, k: int):
         """The state with every rank r renamed r + k."""
         k %= self.R

@@ -35,48 +35,135 @@ __all__ = ["extract", "Extraction", "Assumption", "CallSite", "DataSite", "Sourc
 DEFAULT_RANKS = 2
 
 
-def extract(paths: list[str], config: dict | None = None) -> Extraction:
+def extract(paths: list[str], config: dict | None = None, kernel: str | None = None) -> Extraction:
     """Extract the skeleton of the kernel in `paths` (the first file holds the kernel).
 
     `config=None` reads `sigproof.toml` beside the first file; a dict replaces it.
     `// sigproof:` pragmas in the sources apply unless the config says `pragmas = false`.
-    Raises ExtractError (printed as file:line:col: error: message) for unreadable input.
+    `kernel` names the kernel when the first file holds several (see `kernels`); the config's
+    `kernel` key wins over it. Raises ExtractError (printed as file:line:col: error: message)
+    for unreadable input.
     """
     if not paths:
         raise ExtractError(None, "no C++ file given")
-    index = load([str(p) for p in paths])
-    cfg, _ = config_mod.resolve(config, str(paths[0]), index.pragmas)
-    if cfg.get("defines"):
-        index = load([str(p) for p in paths], parse_defines(cfg["defines"]))
-    kernel = _choose_kernel(index, cfg, str(paths[0]))
-    site = _launch_site(index, kernel, cfg)
-    interp = Interp(index, cfg, kernel)
+    index, cfg = _load(paths, config)
+    chosen = _choose_kernel(index, cfg, str(paths[0]), kernel)
+    site = _launch_site(index, chosen, cfg)
+    interp = Interp(index, cfg, chosen)
     interp.launch_hints = [text for _, _, text in site.hints]
     stmts = prune(interp.run(site.args, site.template))
     if any(interp.evidence.values()):
         # the code showed which expressions are the own rank / the rank count (the window
         # idiom, Expressions.translation): interpret again with those resolved from the code
-        interp = Interp(index, cfg, kernel, proven=interp.evidence)
+        interp = Interp(index, cfg, chosen, proven=interp.evidence)
         interp.launch_hints = [text for _, _, text in site.hints]
         stmts = prune(interp.run(site.args, site.template))
-    return _assemble(interp, kernel, cfg, stmts, site)
+    if kernel is not None and "kernel" not in cfg:
+        for other in _entries(index, cfg)[1]:
+            interp.assume(_name_at(other), f"kernel {other.name} has no signal or data-transfer operation and is not "
+                                           f"checked (set kernel = \"{other.name}\" to check it alone)")
+    return _assemble(interp, chosen, cfg, stmts, site)
 
 
-def _choose_kernel(index: Index, cfg: dict, first: str) -> Function:
+def kernels(paths: list[str], config: dict | None = None) -> list[str]:
+    """The kernels of the first file that `sigproof check` checks, one result each: the one
+    the config's `kernel` key names; else the file's one kernel entry (`__global__`, or
+    `extern "C" __aicore__`); else, of several, each whose code (its body and the helpers
+    it names, transitively) holds a signal or data-transfer operation (TNOTIFY, TWAIT,
+    TTEST, TPUT, TGET, or a load or store of a `plain_signals` pointer), or every one when
+    none does (each is then checked, and reported vacuous, as one kernel alone would be).
+    Raises ExtractError when the file holds no kernel entry."""
+    if not paths:
+        raise ExtractError(None, "no C++ file given")
+    index, cfg = _load(paths, config)
     if "kernel" in cfg:
-        fs = index.functions.get(cfg["kernel"])
+        return [_choose_kernel(index, cfg, str(paths[0])).name]
+    entries = _kernels_in_first(index, str(paths[0]))
+    if len(entries) == 1:
+        return [entries[0].name]
+    checked, _ = _entries(index, cfg)
+    return [f.name for f in checked]
+
+
+def _load(paths: list[str], config: dict | None) -> tuple[Index, dict]:
+    index = load([str(p) for p in paths])
+    cfg, _ = config_mod.resolve(config, str(paths[0]), index.pragmas)
+    if cfg.get("defines"):
+        index = load([str(p) for p in paths], parse_defines(cfg["defines"]))
+    return index, cfg
+
+
+_NO_KERNEL = ("no kernel entry found: mark the kernel __global__, or write it as pypto and simpler do, "
+              "extern \"C\" __aicore__ void NAME(...); or set kernel = \"NAME\"")
+
+
+def _kernels_in_first(index: Index, first: str) -> list[Function]:
+    kernels = [f for fs in index.functions.values() for f in fs if f.is_kernel and f.file is index.files[0]]
+    kernels.sort(key=lambda f: f.node.start_byte)
+    if not kernels:
+        raise ExtractError(None, _NO_KERNEL, first)
+    return kernels
+
+
+def _entries(index: Index, cfg: dict | None = None) -> tuple[list[Function], list[Function]]:
+    """The first file's kernels split into those with a signal or data-transfer operation in
+    their code and those without (when none has one, all are in the first list)."""
+    kernels = _kernels_in_first(index, index.files[0].path)
+    if len(kernels) < 2:
+        return kernels, []
+    plain = set((cfg or {}).get("plain_signals", []))
+    with_ops = [f for f in kernels if _reaches_sync(index, f, plain)]
+    if not with_ops:
+        return kernels, []
+    return with_ops, [f for f in kernels if f not in with_ops]
+
+
+_SYNC = re.compile(r"\b(TNOTIFY|TWAIT|TTEST|TPUT|TGET)\b")
+_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+def _reaches_sync(index: Index, kernel: Function, plain: set[str]) -> bool:
+    """Whether the kernel's body, or that of a function it names (transitively, any overload),
+    holds a signal or data-transfer intrinsic or names a plain-signal pointer (read by text,
+    as Statements.contains_sync does: a name is enough, so a kernel is never skipped for
+    want of following a call)."""
+    seen, todo = set(), [kernel]
+    while todo:
+        f = todo.pop()
+        if id(f.node) in seen:
+            continue
+        seen.add(id(f.node))
+        body = f.node.child_by_field_name("body")
+        text = f.file.data[body.start_byte:body.end_byte].decode("utf-8", "replace") if body is not None else ""
+        if _SYNC.search(text):
+            return True
+        words = set(_WORD.findall(text))
+        if words & plain:
+            return True
+        todo.extend(g for w in sorted(words) for g in index.functions.get(w, ()) if not g.is_kernel)
+    return False
+
+
+def _name_at(f: Function) -> Loc:
+    at = f.file.loc(f.node.child_by_field_name("declarator"))
+    return Loc(at.file, at.line, at.col, at.line, at.col)
+
+
+def _choose_kernel(index: Index, cfg: dict, first: str, kernel: str | None = None) -> Function:
+    if "kernel" in cfg or kernel is not None:
+        name = cfg.get("kernel", kernel)
+        fs = index.functions.get(name)
         if not fs:
-            raise ExtractError(None, f"no function {cfg['kernel']!r} (config key kernel) in the given files", first)
+            what = "config key kernel" if "kernel" in cfg else "the kernel asked for"
+            raise ExtractError(None, f"no function {name!r} ({what}) in the given files", first)
         return fs[0]
-    kernels = [f for fs in index.functions.values() for f in fs if f.is_kernel]
-    kernels.sort(key=lambda f: (index.files.index(f.file), f.node.start_byte))
-    in_first = [f for f in kernels if f.file is index.files[0]]
-    if len(in_first) == 1:
-        return in_first[0]
+    in_first = _kernels_in_first(index, first)
     if len(in_first) > 1:
         names = ", ".join(f.name for f in in_first)
-        raise ExtractError(index.files[0].loc(in_first[1].node), f"several __global__ kernels ({names}): choose one with kernel = \"NAME\"")
-    raise ExtractError(None, "no __global__ kernel function found: mark it __global__ or set kernel = \"NAME\"", first)
+        raise ExtractError(index.files[0].loc(in_first[1].node),
+                           f"several kernels ({names}): sigproof check checks each that has signal operations; "
+                           f"to extract one, choose it with kernel = \"NAME\"")
+    return in_first[0]
 
 
 @dataclass

@@ -199,8 +199,25 @@ def declarator_name(node) -> str | None:
     return None
 
 
-def _index(sf: SourceFile, node, index: Index, template) -> None:
-    prev_end = 0
+def _is_entry(sf: SourceFile, fn, char_lo: int, char_hi: int, extern_c: bool) -> bool:
+    """A kernel entry: `__global__` before its name; or, with C linkage, `__aicore__` (or
+    pto-isa's AICORE) and neither `inline` nor `static`: `extern "C" __aicore__ void
+    kernel_entry(...)`, the entry pypto and simpler's runtime call. An `AICORE inline`
+    device function is a helper, whatever its linkage."""
+    kinds = {m.kind for m in sf.marks if char_lo <= m.start < char_hi}
+    if "__global__" in kinds:
+        return True
+    if not extern_c or not kinds & {"__aicore__", "AICORE"}:
+        return False
+    return not any(c.type == "storage_class_specifier" and c.text in (b"inline", b"static") for c in fn.children)
+
+
+def _extern_c(node) -> bool:
+    return node.type == "linkage_specification" and any(c.type == "string_literal" and c.text == b'"C"' for c in node.children)
+
+
+def _index(sf: SourceFile, node, index: Index, template, start: int = 0, extern_c: bool = False) -> None:
+    prev_end = start
     for child in node.named_children:
         t = child.type
         if t == "function_definition":
@@ -212,7 +229,7 @@ def _index(sf: SourceFile, node, index: Index, template) -> None:
                 lo = prev_end if template is None else template.start_byte
                 char_lo = len(sf.data[:lo].decode("utf-8", "replace"))
                 char_hi = len(sf.data[:name_start].decode("utf-8", "replace"))
-                kernel = any(m.kind == "__global__" and char_lo <= m.start < char_hi for m in sf.marks)
+                kernel = _is_entry(sf, child, char_lo, char_hi, extern_c)
                 if body is not None:
                     index.functions.setdefault(fname, []).append(
                         Function(fname, child, sf, template, kernel))
@@ -222,12 +239,13 @@ def _index(sf: SourceFile, node, index: Index, template) -> None:
         elif t in ("namespace_definition", "linkage_specification"):
             body = child.child_by_field_name("body")
             if body is not None:
+                c_linkage = extern_c or _extern_c(child)
                 if body.type == "function_definition":
-                    _index(sf, child, index, template)
+                    _index(sf, child, index, template, prev_end, c_linkage)
                 else:
-                    _index(sf, body, index, template)
+                    _index(sf, body, index, template, body.start_byte, c_linkage)
         elif t in ("preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif", "declaration_list"):
-            _index(sf, child, index, template)
+            _index(sf, child, index, template, prev_end, extern_c)
         elif t == "preproc_def":
             n, v = child.child_by_field_name("name"), child.child_by_field_name("value")
             if n is not None and v is not None:

@@ -582,7 +582,7 @@ def test_module_cli_prints_the_skeleton_and_the_assumptions(tmp_path):
      ":2:39:", "a break out of a switch"),
     ("__global__ AICORE void k(__gm__ int32_t *f) {\n  TNOTIFY(Signal(f), 1);\n}\n", ":2:3:", "TNOTIFY needs"),
     ("__global__ AICORE void k(__gm__ int32_t *f) {\n  for (int i = 0; i < 2; i++) { f++; TNOTIFY(Signal(f), 1, NotifyOp::Set); }\n}\n", ":2:", "pointer f changes inside a loop"),
-    ("void helper() {}\n", ":1:1:", "no __global__ kernel"),
+    ("void helper() {}\n", ":1:1:", "no kernel entry found"),
 ])
 def test_bad_input_gives_file_line_col_and_no_traceback(tmp_path, src, where, words):
     path = write(tmp_path, "bad.cpp", src)

@@ -60,10 +60,17 @@ def _seal(doc: dict) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
 
 
+def _file_of(spec: str) -> str:
+    """The file a result's spec name stands for (`file.cpp:Kernel`: one of a file's kernels)."""
+    from checker.kernels import split_name
+
+    return split_name(spec)[0].as_posix()
+
+
 def certificate(results: list[Result], options: Options) -> dict:
     doc = {"sigproof_certificate": FORMAT, "version": version(), "checker_digest": code_digest(),
            "options": key_options(options),
-           "checks": [entry(r, _sha256_file(r.spec), _skeleton(r)) for r in results]}
+           "checks": [entry(r, _sha256_file(_file_of(r.spec)), _skeleton(r)) for r in results]}
     doc["seal"] = _seal(doc)
     return doc
 
@@ -103,9 +110,10 @@ def _skeleton(result: Result) -> str | None:
     """A kernel result's skeleton text, extracted again (None for a spec, or when it fails)."""
     if result.assumptions is None:
         return None
-    from checker.kernels import kernel_tasks
+    from checker.kernels import kernel_tasks, split_name
 
-    tasks, _, _ = kernel_tasks(Path(result.spec), dict(result.params))
+    path, kernel = split_name(result.spec)
+    tasks, _, _ = kernel_tasks(path, dict(result.params), kernel=kernel)
     return tasks[0][0].source if tasks and isinstance(tasks[0], tuple) else None
 
 
@@ -115,15 +123,16 @@ def recheck(item: dict, options: Options) -> dict:
     if not isinstance(name, str) or not isinstance(item.get("params"), dict):
         raise CertificateError("a check in the certificate has no spec path or params")
     params = dict(item["params"])
-    from checker.kernels import cited, is_kernel, kernel_tasks
+    from checker.kernels import cited, is_kernel, kernel_tasks, split_name
 
-    if is_kernel(Path(name)):  # extracted again with the sigproof.toml beside it
-        tasks, origins, assumptions = kernel_tasks(Path(name), params)
+    path, kernel = split_name(name)
+    if is_kernel(path):  # extracted again with the sigproof.toml beside it (one of its kernels: `file.cpp:Kernel`)
+        tasks, origins, assumptions = kernel_tasks(path, params, kernel=kernel)
         task = tasks[0]
         if isinstance(task, Result):
-            return entry(task, _sha256_file(name))
+            return entry(task, _sha256_file(path.as_posix()))
         result = cited(check_program(task[0], task[1], options), origins, assumptions)
-        return entry(result, _sha256_file(name), task[0].source)
+        return entry(result, _sha256_file(path.as_posix()), task[0].source)
     try:
         source = read_spec(Path(name))
         program = compile_spec(parse(source, name), params)

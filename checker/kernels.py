@@ -146,18 +146,59 @@ def born_at(program, origins: Origins):
     return dataclasses.replace(out, warnings=tuple(origins.text(w) for w in out.warnings))
 
 
+KERNEL_KEY = ":kernel"
+"""Among the params of `kernel_tasks`: which kernel of a file of several to extract. Replay
+puts it there (checker.replay.load_violation, from the result's spec name `file.cpp:Kernel`),
+so that the params it hands on choose the kernel the trace came from; never a .sig param."""
+
+
+def spec_name(path: Path, kernel: str | None) -> str:
+    """A kernel result's spec name: the file, or `file.cpp:Kernel` for one of a file's several."""
+    return path.as_posix() if kernel is None else f"{path.as_posix()}:{kernel}"
+
+
+def split_name(name: str) -> tuple[Path, str | None]:
+    """A result's spec name as (file, kernel): the inverse of `spec_name` (a name that is a
+    file is that file, whatever its characters)."""
+    path, _, kernel = name.rpartition(":")
+    if path and re.fullmatch(r"[A-Za-z_]\w*", kernel) and is_kernel(Path(path)) and not Path(name).exists():
+        return Path(path), kernel
+    return Path(name), None
+
+
+def kernel_names(path: Path, config: dict | None = None) -> list[str | None]:
+    """The kernels of a file that `check` checks, one result each: [None] for a file whose one
+    kernel is checked under the file's name (one kernel entry, or the config's `kernel`), else
+    the names of its kernels with signal operations (frontends.cpp.kernels). An extraction
+    error is raised as ExtractError."""
+    choose = getattr(frontend(path), "kernels", None)
+    if choose is None:
+        return [None]
+    names = choose([path.as_posix()], config)
+    return [None] if len(names) == 1 else names
+
+
 def kernel_tasks(path: Path, params: Mapping, config: dict | None = None,
-                 born: bool = True) -> tuple[list, Origins | None, tuple]:
+                 born: bool = True, kernel: str | None = None) -> tuple[list, Origins | None, tuple]:
     """Extract a kernel: its check tasks (each Program born at the kernel's locations, see
     `born_at`, unless `born` is False: then at its skeleton's), the origins of its skeleton
-    lines and its assumptions. An extraction error is one error Result."""
+    lines and its assumptions. An extraction error is one error Result. `kernel` (or
+    params[KERNEL_KEY]) picks one of a file's several kernels, whose result is named
+    `file.cpp:Kernel`; without it, such a file gives its first kernel with signal operations."""
     from frontends.core.errors import ExtractError
 
-    name = path.as_posix()
+    params = dict(params)
+    kernel = params.pop(KERNEL_KEY, kernel)
     try:
-        extraction = frontend(path).extract([name], config)
+        if kernel is None:
+            names = kernel_names(path, config)
+            kernel = names[0]
+        extraction = (frontend(path).extract([path.as_posix()], config) if kernel is None else
+                      frontend(path).extract([path.as_posix()], config, kernel=kernel))
     except ExtractError as e:
+        name = spec_name(path, kernel)
         return [Result(name, {}, error=str(e), assumptions=())], None, ()
+    name = spec_name(path, kernel)
     skeleton = name + ".sig"
     assumptions = tuple(Assumed(Span(a.file, a.line, a.col, a.line, a.col), a.text) for a in extraction.assumptions)
     origins = origins_of(extraction, skeleton, name)
@@ -182,17 +223,30 @@ def check_inputs(paths: Iterable[str], params: Mapping | None = None, options: O
                  progress=None, cache=None, config: dict | None = None) -> list[Result]:
     """Check .sig specs and C++ kernels (and folders holding them), as checker.check.check_paths
     does for specs, with one Result per spec or kernel and param combination, in order.
-    `config` replaces each kernel's sigproof.toml (see frontends.cpp.extract)."""
+    `config` replaces each kernel's sigproof.toml (see frontends.cpp.extract). A C++ file with
+    several kernels gives one result per kernel with signal operations, named `file.cpp:Kernel`
+    (`kernel_names`)."""
+    from frontends.core.errors import ExtractError
+
     params = params or {}
     tasks: list = []
     owners: list = []  # per task: (origins, assumptions) of its kernel, or None for a .sig spec
     for path in inputs(paths):
-        if is_kernel(path):
-            ts, origins, assumptions = kernel_tasks(path, params, config)
+        if not is_kernel(path):
+            ts = spec_tasks(path, params)
+            tasks += ts
+            owners += [None] * len(ts)
+            continue
+        try:
+            names = kernel_names(path, config)
+        except ExtractError as e:
+            tasks.append(Result(path.as_posix(), {}, error=str(e), assumptions=()))
+            owners.append(None)
+            continue
+        for kernel in names:   # a file of several kernels: one result (or sweep) per kernel
+            ts, origins, assumptions = kernel_tasks(path, params, config, kernel=kernel)
             owner = (origins, assumptions) if origins is not None else None
-        else:
-            ts, owner = spec_tasks(path, params), None
-        tasks += ts
-        owners += [owner] * len(ts)
+            tasks += ts
+            owners += [owner] * len(ts)
     results = run_tasks(tasks, options, jobs, progress, cache)
     return [r if owner is None else cited(r, *owner) for r, owner in zip(results, owners)]

@@ -7,6 +7,8 @@ statement, with the recorded effects and changed locals; the signal values after
 printed. Entry points: `load_violation`, `replay`. The semantics the trace was found under come from the result
 (`results[].semantics`); a bare violation record carries none, so the caller supplies them.
 A kernel's trace cites C++ locations: `cite` maps the skeleton's rendering to them first.
+A result of one of a file's several kernels (`file.cpp:Kernel`) is replayed on that kernel:
+its params name it (checker.kernels.KERNEL_KEY).
 """
 
 from __future__ import annotations
@@ -59,12 +61,15 @@ def load_violation(path: str, prop: str | None, spec: str | None = None) -> Foun
     results = doc.get("results") if isinstance(doc, dict) and "results" in doc else [doc]
     if not isinstance(results, list):
         raise ReplayError(f"{path}: not the JSON output of sigproof check")
+    from checker.kernels import KERNEL_KEY, split_name
+
     candidates = []
     for r in results:
         if not isinstance(r, dict) or not isinstance(r.get("violations"), list):
             raise ReplayError(f"{path}: not the JSON output of sigproof check")
-        if spec is not None and len(results) > 1 and r.get("spec") != spec:
-            continue
+        if spec is not None and len(results) > 1 and r.get("spec") != spec and (
+                not isinstance(r.get("spec"), str) or split_name(r["spec"])[0].as_posix() != spec):
+            continue    # another file's result (one of a file's several kernels is `file.cpp:Kernel`)
         for v in r["violations"]:
             if isinstance(v, dict) and (prop is None or v.get("property") == prop):
                 candidates.append((v, r))
@@ -76,7 +81,11 @@ def load_violation(path: str, prop: str | None, spec: str | None = None) -> Foun
         semantics = Semantics.from_data(result.get("semantics"))
     except (SemanticsError, TypeError) as e:
         raise ReplayError(f"{path}: the result's semantics: {e}") from None
-    return Found(violation, result.get("params") or {}, semantics)
+    params = dict(result.get("params") or {})
+    kernel = split_name(result["spec"])[1] if isinstance(result.get("spec"), str) else None
+    if kernel is not None:      # one of a file's several kernels: extract that one again
+        params[KERNEL_KEY] = kernel
+    return Found(violation, params, semantics)
 
 
 def _values(system: System, state) -> str:

@@ -406,3 +406,58 @@ def test_a_kernel_program_is_born_at_the_kernels_lines():
     assert result.assumptions[0].text == "k.cpp:3:10: assumed: something"
     error = cited(Result("k.cpp.sig", {}, error="k.cpp.sig:4:3: error: bad"), origins, ())
     assert error.error.startswith("k.cpp:20:5: error: bad")
+
+
+# ---------------------------------------------------------------- a file of several kernels
+
+MULTI = """#include <pto/comm/pto_comm_inst.hpp>
+
+AICORE inline void Ping(__gm__ int32_t *sig)
+{
+    pto::comm::TNOTIFY(pto::comm::Signal(sig), 1, pto::comm::NotifyOp::AtomicAdd);
+}
+
+__global__ AICORE void Good(__gm__ int32_t *sig)
+{
+    Ping(sig);
+}
+
+__global__ AICORE void Stuck(__gm__ int32_t *sig)
+{
+    Ping(sig);
+    pto::comm::TWAIT(pto::comm::Signal(sig + 1), 1, pto::comm::WaitCmp::GE);
+}
+
+__global__ AICORE void Copy(__gm__ float *a, __gm__ float *b)
+{
+    a[0] = b[0];
+}
+"""
+
+
+def test_a_file_of_several_kernels_checks_replays_caches_and_certifies_each(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("multi.cpp").write_text(MULTI)
+    code, out, err = sigproof("check", "multi.cpp", "-j", "1", "--no-timing")
+    assert code == 1, err
+    heads = [ln for ln in out.splitlines() if ln.startswith("multi.cpp")]
+    assert [h.split(" [")[0] for h in heads] == ["multi.cpp:Good", "multi.cpp:Stuck"], out
+    assert "kernel Copy has no signal or data-transfer operation and is not checked" in out
+    code, doc = check_json("multi.cpp")
+    assert [(r["spec"], r["status"]) for r in doc["results"]] == [("multi.cpp:Good", "pass"), ("multi.cpp:Stuck", "fail")]
+    Path("r.json").write_text(json.dumps(doc))
+    # the trace is the second kernel's: replay extracts that one (its launches are at Stuck's line)
+    code, out, err = sigproof("replay", "multi.cpp", "r.json")
+    assert code == 0 and "replayed all" in out and "multi.cpp:13:" in out, (out, err)
+    code, _, err = sigproof("check", "multi.cpp", "-j", "1", "--cache", "cache", "--certificate", "c.json")
+    code, out, _ = sigproof("check", "multi.cpp", "-j", "1", "--cache", "cache")
+    assert out.count("(from the cache)") == 2, out
+    certified = json.loads(Path("c.json").read_text())["checks"]
+    assert [c["spec"] for c in certified] == ["multi.cpp:Good", "multi.cpp:Stuck"]
+    assert all(len(c["sha256"]) == 64 and len(c["skeleton_sha256"]) == 64 for c in certified)
+    code, out, _ = sigproof("verify-certificate", "c.json")
+    assert code == 0 and "verified: 2 check(s)" in out, out
+    Path("multi.cpp").write_text(MULTI.replace("WaitCmp::GE", "WaitCmp::EQ"))
+    code, out, _ = sigproof("verify-certificate", "c.json")
+    assert code == 1 and "multi.cpp:Stuck [" in out and "skeleton_sha256" in out, out
+    assert "multi.cpp:Good [NBLOCKS=1 NRANKS=2]: skeleton_sha256" not in out       # Good's skeleton is the same

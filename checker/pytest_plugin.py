@@ -174,12 +174,16 @@ class SpecItem(pytest.Item):
         results = doc.get("results", [])
         if code == cli.EXIT_ERROR or not results:
             raise CheckFailed(err.getvalue().rstrip() or f"sigproof check exited with status {code}")
-        result = results[0]
-        if result["status"] == "pass":
+        # a C++ file of several kernels gives one result per kernel (`file.cpp:Kernel`): each counts
+        failing = [r for r in results if r["status"] != "pass"]
+        if not failing:
             return
-        if result["status"] == "inconclusive" and self.config.getoption("sigproof_allow_inconclusive"):
+        allow = self.config.getoption("sigproof_allow_inconclusive")
+        hard = [r for r in failing if not (allow and r["status"] == "inconclusive")]
+        if not hard:
+            result = failing[0]
             pytest.skip(f"{ci_formats.title(result)}: stopped early: {result.get('stopped', '')}")
-        raise CheckFailed(ci_formats.report(result))
+        raise CheckFailed("\n".join(ci_formats.report(r) for r in hard))
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, CheckFailed):

@@ -461,3 +461,14 @@ def test_a_file_of_several_kernels_checks_replays_caches_and_certifies_each(tmp_
     code, out, _ = sigproof("verify-certificate", "c.json")
     assert code == 1 and "multi.cpp:Stuck [" in out and "skeleton_sha256" in out, out
     assert "multi.cpp:Good [NBLOCKS=1 NRANKS=2]: skeleton_sha256" not in out       # Good's skeleton is the same
+
+
+def test_the_pytest_item_of_a_file_of_several_kernels_fails_when_any_kernel_fails(tmp_path):
+    # the first kernel passes, the second deadlocks: the item must not pass on the first alone
+    folder = tmp_path / "kernels"
+    folder.mkdir()
+    (folder / "multi.cpp").write_text(MULTI)
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:hypothesispytest",
+                           "-q", str(folder)], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert proc.returncode == 1 and "1 failed" in proc.stdout, proc.stdout + proc.stderr
+    assert "multi.cpp:Stuck" in proc.stdout and "deadlock" in proc.stdout, proc.stdout

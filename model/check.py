@@ -157,11 +157,30 @@ class _Checker:
 
     # ------------------------------------------------------------ declarations
 
+    def for_all_decl(self, d: S.Decl, param_names: set, first: S.Decl | None) -> None:
+        """`expect ok for all N, L;`: means `expect ok` here (every size given is checked);
+        `sigproof prove` reads the params from it. Only `ok`, only declared params, one line."""
+        if first is not None:
+            self.error(f"a second 'expect ok for all' line (the first is at {first.span})", d.span)
+        if d.name != "ok":
+            self.error(f"'expect {d.name} for all ...': only 'ok' can be claimed for every size "
+                       f"(write 'expect {d.name};' for a known violation)", d.span)
+        seen: set[str] = set()
+        for n in d.for_all:
+            if n.id not in param_names:
+                self.error(f"'expect ok for all {n.id}': the spec declares no param '{n.id}'"
+                           f"{_suggest(n.id, param_names)} (declare 'param {n.id} = VALUE;': the value is "
+                           f"the size `check` takes)", n.span)
+            elif n.id in seen:
+                self.error(f"'{n.id}' is named twice in 'expect ok for all'", n.span)
+            seen.add(n.id)
+
     def run(self) -> CheckedSpec:
         decls = self.spec.decls
         singles: dict[str, S.Decl] = {}
         declared: dict[str, Span] = {}
         expects: list[str] = []
+        claimed: S.Decl | None = None  # the `expect ok for all ...;` line
         checks: set[str] = set()
         for d in decls:
             if d.kind in ("protocol", "ranks", "blocks", "kernel", "host"):
@@ -231,6 +250,9 @@ class _Checker:
                     self.error(f"unknown check '{d.name}'; the only optional check is clean_exit", d.span)
                 checks.add(d.name)
             elif d.kind == "expect":
+                if d.for_all:
+                    self.for_all_decl(d, param_names, claimed)
+                    claimed = claimed or d
                 if d.name not in VERDICTS:
                     hint = _suggest(d.name, VERDICTS)
                     self.error(f"unknown verdict '{d.name}'{hint}; expected one of {', '.join(VERDICTS)}", d.span)

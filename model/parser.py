@@ -67,6 +67,15 @@ FRIENDLY: dict[str, list[str]] = {
         "x = 1;",
         "TNOTIFY(f, 1, Set);",
     ],
+    (_EXPECT_FOR := "after 'expect VERDICT' comes ';', or a claim for every size: write 'expect ok for all N;'"): [
+        "expect ok all N;",
+        "expect ok every N;",
+    ],
+    (_EXPECT_PARAMS := "write the params as 'expect ok for all N, L;' (names separated by ',')"): [
+        "expect ok for all N L;",
+        "expect ok for N, L;",
+        "expect ok for all, N;",
+    ],
 }
 
 _KEYWORDS = KEYWORDS  # derived from the grammar (model/vocabulary.py)
@@ -153,6 +162,8 @@ def _syntax_error(e: UnexpectedInput, text: str, file: str) -> SpecError:
     token = e.token.value if isinstance(e, UnexpectedToken) and not at_end else None
     if label in _LABEL_TOKENS and token not in _LABEL_TOKENS[label]:
         label = None
+    if label in (_EXPECT_FOR, _EXPECT_PARAMS) and (token in _KEYWORDS or token in ("{", "}")):
+        label = None  # `expect ok kernel {`: a missing ';', below
     if not label and isinstance(e, UnexpectedToken) and "SEMICOLON" in e.expected and (
             token in _KEYWORDS or token == "}"):
         label = _MISSING_SEMI_STMT
@@ -343,7 +354,23 @@ class _ToSyntax(Transformer_NonRecursive):
         return S.Decl(self._s(meta), "check", name=str(c[0]))
 
     def expect_decl(self, meta, c):
-        return S.Decl(self._s(meta), "expect", name=str(c[0]))
+        return S.Decl(self._s(meta), "expect", name=str(c[0]), for_all=c[1] or ())
+
+    def expect_for(self, meta, c):
+        """`for all N, L`: `all` is a plain name here (specs may use it as one elsewhere)."""
+        word, names = c[0], c[1] or []
+        if word.value != "all":
+            shown = ", ".join(t.value for t in names) if names else word.value
+            raise SpecError(f"expected 'all' after 'for': write 'expect ok for all {shown};' (the params "
+                            f"the spec is claimed correct for, every value of each)", _tspan(self.file, word))
+        if not names:
+            end = Span(self.file, word.end_line, word.end_column, word.end_line, word.end_column + 1)
+            raise SpecError("name the params after 'for all': write 'expect ok for all N;' (or 'for all N, L;')",
+                            end)
+        return tuple(S.Name(_tspan(self.file, t), self._n(t)) for t in names)
+
+    def expect_params(self, meta, c):
+        return list(c)
 
     # ---- statements
     def block(self, meta, c):

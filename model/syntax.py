@@ -344,6 +344,7 @@ class Decl:
     dims: tuple[Expr, ...] = ()
     body: Block | None = None
     target: "SigView | None" = None  # a view declaration's signal
+    for_all: tuple[Name, ...] = ()  # `expect ok for all N, L;`: the params claimed for every value
 
 
 @dataclass(frozen=True, slots=True)
@@ -351,3 +352,8 @@ class Spec:
     file: str
     source: str
     decls: tuple[Decl, ...]
+
+    def for_all(self) -> tuple[str, ...] | None:
+        """The params of the spec's `expect ok for all ...;` line (None without one)."""
+        d = next((d for d in self.decls if d.kind == "expect" and d.for_all), None)
+        return None if d is None else tuple(n.id for n in d.for_all)

@@ -11,6 +11,8 @@ GitHub `notice`, at its C++ line). Every format also says what each verdict rest
 (`basis`): the semantics, the reductions used and the assumptions, in the SARIF run's and
 results' `properties` and the JUnit testcase's system-out. Source locations come from the
 `span` keys when the document has them and otherwise from the `file:line:col` strings.
+`prove_sarif` and `prove_junit` are the same views of `sigproof prove`'s document
+(checker.prove.run_doc): a FAIL is its counterexample's problems, as above.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, replace
 from urllib.parse import quote
 
-from checker.ci_rules import ALL, ASSUMPTION, EXPECTATION, FINGERPRINTS, INCONCLUSIVE, SPEC_ERROR, UNREACHED, VACUOUS
+from checker.ci_rules import (ALL, ASSUMPTION, EXPECTATION, FINGERPRINTS, INCONCLUSIVE, RULES, SPEC_ERROR, UNREACHED,
+                              VACUOUS, Rule)
 from checker.result import LABEL, fingerprint_caveat, operations, verdict_phrase
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -435,8 +438,14 @@ def junit(doc: dict) -> str:
         # every verdict says what it rests on; a pass also its caveat and unreached statements
         passed = [verdict_line(r)] + unreached_lines(r) if r["status"] == "pass" else []
         ET.SubElement(case, "system-out").text = _x("\n".join(passed + basis_lines(r)))
+    _error_cases(suite, doc.get("errors", []), counts)
+    return _junit_text(root, suite, counts, times)
+
+
+def _error_cases(suite: ET.Element, errors: list[str], counts: dict) -> None:
+    """A testcase with an `<error>` per rendered spec error block."""
     seen: dict[str, int] = {}
-    for rendered in doc.get("errors", []):
+    for rendered in errors:
         found = spec_errors(rendered)
         file = found[0].where.file if found else ""
         seen[file] = seen.get(file, 0) + 1
@@ -447,6 +456,9 @@ def junit(doc: dict) -> str:
         error = ET.SubElement(case, "error", {"message": _x(found[0].message if found else rendered),
                                               "type": SPEC_ERROR.id})
         error.text = _x(rendered)
+
+
+def _junit_text(root: ET.Element, suite: ET.Element, counts: dict, times: list) -> str:
     for key in ("tests", "failures", "errors", "skipped"):
         suite.set(key, str(counts[key]))
     for key in ("tests", "failures", "errors"):
@@ -503,3 +515,133 @@ def github(doc: dict) -> str:
                f"{count['inconclusive']} inconclusive; {len(doc.get('errors', []))} spec(s) with errors")
     lines.append(f"::notice title=sigproof::{_escape_data(summary)}")
     return "\n".join(lines) + "\n"
+
+
+# ---- `sigproof prove`: SARIF and JUnit of its JSON document (checker.prove.run_doc) ----------
+
+PROVED = Rule("proved", "ProvedForEverySize",
+              "The spec is proved correct for every size.",
+              "`sigproof prove` found an inductive invariant over the params left symbolic: no deadlock, "
+              "lost notification, overflow or run-time error at any size from the lower bounds up to "
+              "2^31 - 1 (the properties listed).",
+              "Nothing to fix.")
+UNPROVED = Rule("unproved", "NotProvedForEverySize",
+                "The spec was neither proved for every size nor refuted at a small size.",
+                "`sigproof prove` checked the smallest sizes explicitly and found no violation, but could not "
+                "prove the spec for every size: it is outside the prover's fragment (the location is the "
+                "first statement it does not cover), the invariants it tries do not settle an obligation, "
+                "or the time limit was reached. Nothing is proved beyond the sizes checked.",
+                "Read the reason: rewrite the unsupported statement if it can be, raise --timeout, or check "
+                "the spec at the sizes that matter with `sigproof check --sweep`.")
+PROVE_RULES = RULES + (SPEC_ERROR, PROVED, UNPROVED)
+_PROVE_INDEX = {r.id: i for i, r in enumerate(PROVE_RULES)}
+
+
+def _claim(proof: dict) -> str:
+    return f"{proof['verdict'].upper()}: {proof['claim']}"
+
+
+def _checked_text(proof: dict) -> str:
+    return ", ".join(" ".join(f"{k}={v}" for k, v in c["params"].items()) + f" {c['status']}"
+                     for c in proof.get("checked", []))
+
+
+def _proof_text(proof: dict) -> str:
+    """A proof as the text report says it: the verdict line, its location, reasons, sizes checked."""
+    lines = [f"{proof['spec']}: {_claim(proof)}"]
+    if proof.get("location"):
+        lines.append(f"  at {proof['location']}")
+    if proof["verdict"] == "proved":
+        lines.append(f"  properties: {', '.join(proof['properties'])}")
+        lines.append(f"  invariant: {len(proof['invariant'])} clauses, inductive")
+    lines += [f"  also: {r}" for r in proof.get("reasons", [])[1:]]
+    if proof.get("checked"):
+        lines.append(f"  checked explicitly: {_checked_text(proof)}")
+    return "\n".join(lines)
+
+
+def prove_problems(doc: dict) -> list[Problem]:
+    """What `sigproof prove` has to say, per spec: a FAIL's violations at their statements with
+    the explicit engine's counterexample (as `check` reports them), an UNPROVED at its first
+    unsupported statement or the spec, a PROVED (level `pass`) at the spec; then spec errors."""
+    out: list[Problem] = []
+    for proof in doc.get("proofs", []):
+        spec = proof["spec"]
+        if proof["verdict"] == "fail" and proof.get("failure"):
+            out += [p for p in problems({"results": [proof["failure"]]}) if p.violation is not None]
+        elif proof["verdict"] == "unproved":
+            where = _from_location(proof.get("location") or "") or Where(spec)
+            out.append(Problem(UNPROVED.id, "warning", _claim(proof), where, spec, {}, detail=_proof_text(proof)))
+        elif proof["verdict"] == "proved":
+            out.append(Problem(PROVED.id, "pass", _claim(proof), Where(spec), spec, {}, detail=_proof_text(proof)))
+    for rendered in doc.get("errors", []):
+        out += spec_errors(rendered)
+    return out
+
+
+def _prove_result(p: Problem, proofs: dict) -> dict:
+    out = {k: v for k, v in _sarif_result(p).items() if k != "ruleIndex"}  # the index into PROVE_RULES
+    if p.rule in _PROVE_INDEX:
+        out = {"ruleId": p.rule, "ruleIndex": _PROVE_INDEX[p.rule], **out}
+    if p.level == "pass":
+        out["kind"], out["level"] = "pass", "none"
+    proof = proofs.get(p.spec)
+    if proof is not None:
+        out.setdefault("properties", {}).update(
+            {"verdict": proof["verdict"], "symbolic": proof["symbolic"], "checked": proof.get("checked", [])})
+    return out
+
+
+def prove_sarif(doc: dict) -> str:
+    """SARIF 2.1.0 of `sigproof prove`: a rule per property (the verdict catalog), `proved`,
+    `unproved` and `spec-error`; a result per spec proved (kind `pass`), refuted (an error per
+    violation with its code flow) or not proved (a warning); the run's properties list every
+    proof's verdict and the specs skipped."""
+    proofs = {p["spec"]: p for p in doc.get("proofs", [])}
+    log = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "sigproof", "version": _version(),
+                                "rules": [_rule(r) for r in PROVE_RULES]}},
+            "columnKind": "unicodeCodePoints",
+            "results": [_prove_result(p, proofs) for p in prove_problems(doc)],
+            "properties": {"proofs": [{"spec": p["spec"], "verdict": p["verdict"], "claim": p["claim"],
+                                       "symbolic": p["symbolic"], "properties": p["properties"]}
+                                      for p in doc.get("proofs", [])],
+                           "skipped": doc.get("skipped", [])},
+        }],
+    }
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+
+
+def prove_junit(doc: dict) -> str:
+    """JUnit XML of `sigproof prove`: a testcase per spec proved (passes), refuted (a failure of
+    the first violated property, with the counterexample) or not proved (skipped, with the
+    reason), and per spec error (error)."""
+    root = ET.Element("testsuites", {"name": "sigproof prove"})
+    suite = ET.SubElement(root, "testsuite", {"name": "sigproof prove"})
+    counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    times = []
+    for proof in doc.get("proofs", []):
+        counts["tests"] += 1
+        bounds = " and ".join(f"{k} >= {v['from']}" for k, v in proof["symbolic"].items())
+        case = _testcase(suite, proof["spec"], f"{proof['spec']} [for all {bounds}]" if bounds else proof["spec"])
+        times.append(proof.get("seconds"))
+        if proof.get("seconds") is not None:
+            case.set("time", _seconds(proof["seconds"]))
+        text = _proof_text(proof)
+        if proof["verdict"] == "fail":
+            counts["failures"] += 1
+            failure = proof.get("failure") or {}
+            kind = (failure.get("violated") or ["fail"])[0]
+            node = ET.SubElement(case, "failure", {"message": _x(f"{proof['spec']}: {_claim(proof)}"), "type": kind})
+            node.text = _x(text + ("\n" + report(failure) if failure else ""))
+        elif proof["verdict"] == "unproved":
+            counts["skipped"] += 1
+            node = ET.SubElement(case, "skipped", {"message": _x(_claim(proof)), "type": UNPROVED.id})
+            node.text = _x(text)
+        else:
+            ET.SubElement(case, "system-out").text = _x(text)
+    _error_cases(suite, doc.get("errors", []), counts)
+    return _junit_text(root, suite, counts, times)

@@ -118,17 +118,24 @@ def _prove_parser(sub) -> None:
                                       "size that fails", epilog="exit status: 0 proved, 1 a violation at a size "
                         "(with the trace), 2 spec or usage error, 3 not proved (never 0 unless proved)",
                         formatter_class=argparse.RawDescriptionHelpFormatter)
-    pr.add_argument("spec", metavar="SPEC")
+    pr.add_argument("paths", nargs="*", metavar="PATH",
+                    help="a spec; or several specs and folders: those with an `expect ok for all ...;` line")
     pr.add_argument("--all", action="append", default=[], metavar="NAME",
-                    help="a param left symbolic (repeatable; default: the param of `ranks`)")
+                    help="a param left symbolic (repeatable; one spec only; default: the params of its "
+                         "`expect ok for all` line, else the param of `ranks`)")
     pr.add_argument("--from", action="append", default=[], dest="lower", metavar="NAME=VALUE",
                     help="the least value of a symbolic param (default: 2 for the ranks param, else 1)")
     _common(pr)
-    pr.add_argument("--format", choices=("text", "json"), default="text")
+    pr.add_argument("--format", choices=("text", "json", "sarif", "junit"), default="text")
     pr.add_argument("--show-invariant", action="store_true", help="print the inductive invariant")
     pr.add_argument("--timeout", type=float, default=300.0, metavar="S",
                     help="seconds of solver work before giving up (UNPROVED; default 300)")
     pr.add_argument("--no-timing", action="store_true", help="leave elapsed times out (byte-stable output)")
+    pr.add_argument("--certificate", metavar="FILE",
+                    help="write the invariant and the SMT-LIB 2 text of every query of each proof to FILE")
+    pr.add_argument("--verify-certificate", metavar="FILE",
+                    help="re-check a certificate (spec digests, queries regenerated, each query unsat with z3 "
+                         "and, when installed, cvc5); no PATH; exit 0 verified, 1 not")
 
 
 def _prove(args, stdout: IO[str], stderr: IO[str]) -> int:
@@ -136,20 +143,39 @@ def _prove(args, stdout: IO[str], stderr: IO[str]) -> int:
 
     from checker import prove
 
+    if args.verify_certificate:
+        if args.paths:
+            raise UsageError("prove --verify-certificate FILE takes no PATH (the certificate names its specs)")
+        return prove.verify_certificate(args.verify_certificate, stdout)
+    if not args.paths:
+        raise UsageError("prove: name a spec, or specs and folders")
     lower = _defines(args.lower)
     try:
-        proof = prove.prove_file(args.spec, args.all, lower, _defines(args.defines), timeout=args.timeout)
-    except SpecErrors as e:
-        stderr.write(e.render() + "\n")
-        return EXIT_ERROR
+        run = prove.prove_paths(args.paths, args.all, lower, _defines(args.defines), timeout=args.timeout)
     except OSError as e:
-        raise UsageError(f"{args.spec}: {e.strerror}") from None
+        raise UsageError(f"{args.paths[0]}: {e.strerror}") from None
+    for rendered in run.errors:
+        stderr.write(rendered + "\n")
     timing = not args.no_timing
     if args.format == "json":
-        stdout.write(json.dumps(prove.json_doc(proof, timing=timing), indent=2) + "\n")
+        if run.single and run.proofs:  # one spec: its document, as before
+            doc = prove.json_doc(run.proofs[0], timing=timing)
+        elif run.single:
+            return EXIT_ERROR
+        else:
+            doc = prove.run_doc(run, timing=timing)
+        stdout.write(json.dumps(doc, indent=2) + "\n")
+    elif args.format in ("sarif", "junit"):
+        from checker import ci_formats
+
+        doc = prove.run_doc(run, timing=timing)
+        stdout.write(ci_formats.prove_sarif(doc) if args.format == "sarif" else ci_formats.prove_junit(doc))
     else:
-        prove.write_text(proof, stdout, show_invariant=args.show_invariant, timing=timing)
-    return proof.exit_code
+        prove.write_run(run, stdout, show_invariant=args.show_invariant, timing=timing)
+    if args.certificate:
+        if not prove.write_certificate(run, args.certificate):
+            stderr.write(f"sigproof: no certificate written to {args.certificate}: nothing was proved\n")
+    return run.exit_code
 
 
 def _export_parser(sub) -> None:

@@ -361,6 +361,49 @@ def _clauses(guards, facts, masks, full, keep):
     return out
 
 
+# ---------------------------------------------------------------- certificates
+
+
+def expressions(gc: Commands) -> list:
+    """The expressions that `kexpr` terms read, in a fixed order: a certificate names them by index."""
+    return _dedup([e for _, e in _definitions(gc.kernel)] + _signal_exprs(gc.kernel))
+
+
+def encode(clauses, gc: Commands) -> list:
+    """Clauses as JSON data (terms as lists; a `kexpr` names its expression by index)."""
+    exprs = expressions(gc)
+
+    def term(t):
+        if isinstance(t, tuple):
+            if t and t[0] == "kexpr":
+                return ["kexpr", exprs.index(t[1]), t[2]]
+            return [term(x) for x in t]
+        return t
+
+    return [[[term(a), pol] for a, pol in c] for c in clauses]
+
+
+def decode(data, gc: Commands) -> list:
+    """`encode`'s inverse. Raises ValueError for data that is not an encoding of clauses."""
+    exprs = expressions(gc)
+
+    def term(t):
+        if isinstance(t, list):
+            if t and t[0] == "kexpr":
+                if not isinstance(t[1], int) or not 0 <= t[1] < len(exprs):
+                    raise ValueError(f"no expression {t[1]!r}")
+                return ("kexpr", exprs[t[1]], t[2])
+            return tuple(term(x) for x in t)
+        if not isinstance(t, (str, int)):
+            raise ValueError(f"not a term: {t!r}")
+        return t
+
+    try:
+        return [tuple((term(a), bool(pol)) for a, pol in c) for c in data]
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"not an invariant: {e}") from None
+
+
 # ---------------------------------------------------------------- rendering
 
 

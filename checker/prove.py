@@ -67,6 +67,7 @@ class Proof:
     seconds: float = 0.0
     queries: int = 0
     raw: tuple = ()  # (commands, one-rank clauses, two-rank clauses) of a proof, for tests and tools
+    defines: dict = field(default_factory=dict)  # the -D values it was proved with
 
     @property
     def exit_code(self) -> int:
@@ -93,9 +94,9 @@ def prove_file(path, symbolic: list[str] | None = None, lower: dict | None = Non
     spec = parse(source, name)
     defines = dict(defines or {})
     base = compile_spec(spec, defines)
-    if not symbolic:
+    if not symbolic:  # the spec's `expect ok for all ...;` line, else the param of `ranks`
         r = ranks_param(spec)
-        symbolic = [r] if r else []
+        symbolic = list(spec.for_all() or ([r] if r else []))
     symbolic = list(dict.fromkeys(symbolic))
     r = ranks_param(spec)
     for s in sorted(set(lower or {}) - set(symbolic)):
@@ -106,12 +107,62 @@ def prove_file(path, symbolic: list[str] | None = None, lower: dict | None = Non
             raise SpecErrors([_usage(f"-D {s}=...: {s} is left symbolic by --all")])
         if s not in dict(base.params):
             raise SpecErrors([_usage(f"--all {s}: the spec declares no param '{s}'")])
-    proof = Proof(name, UNPROVED, "", tuple(symbolic), lower)
+    proof = Proof(name, UNPROVED, "", tuple(symbolic), lower, defines=defines)
     _refute(spec, defines, symbolic, lower, proof)
     if proof.verdict != FAIL:
         _prove(spec, base, symbolic, lower, proof, None if timeout is None else time.monotonic() + timeout)
     proof.seconds = time.monotonic() - start
     return proof
+
+
+@dataclass
+class Run:
+    """`sigproof prove PATHS...`: the proofs, the specs skipped (no `expect ok for all` line)
+    and the spec errors (rendered). `single`: one file was named, proved whatever its lines."""
+
+    proofs: list[Proof] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    single: bool = False
+
+    @property
+    def exit_code(self) -> int:
+        """The first of 2 (a spec error), 1 (a FAIL), 3 (an UNPROVED) that applies, else 0."""
+        codes = {p.exit_code for p in self.proofs}
+        return 2 if self.errors else 1 if 1 in codes else 3 if 3 in codes else 0
+
+
+SKIPPED = "no `expect ok for all ...;` line"
+
+
+def prove_paths(paths: list[str], symbolic: list[str] | None = None, lower: dict | None = None,
+                defines: dict | None = None, timeout: float | None = TIMEOUT) -> Run:
+    """One file: `prove_file` (its params from --all, its `expect ok for all` line or `ranks`).
+    Several paths or a folder: every spec with an `expect ok for all` line, proved for its
+    params; the others are skipped. Raises UsageError for --all / --from with several specs,
+    and when no spec has the line."""
+    from pathlib import Path  # noqa: PLC0415
+
+    from checker.check import UsageError, spec_files  # noqa: PLC0415
+
+    files = spec_files(paths)
+    run = Run(single=len(paths) == 1 and Path(paths[0]).is_file())
+    if not run.single and (symbolic or lower):
+        raise UsageError("--all and --from name the params of one spec; with several specs each is proved "
+                         "for the params of its `expect ok for all ...;` line")
+    for path in files:
+        try:
+            if not run.single:
+                name = path.as_posix()
+                if parse(read_spec(path), name).for_all() is None:
+                    run.skipped.append(name)
+                    continue
+            run.proofs.append(prove_file(path, symbolic, lower, defines, timeout))
+        except SpecErrors as e:
+            run.errors.append(e.render())
+    if not run.single and not run.proofs and not run.errors:
+        raise UsageError(f"no spec under {' '.join(paths)} has an `expect ok for all ...;` line: nothing to prove")
+    return run
 
 
 def _usage(message: str):
@@ -156,25 +207,20 @@ def _prove(spec, base: ir.Program, symbolic, lower, proof: Proof, deadline: floa
     try:
         if base.clean_exit:
             raise Unsupported("`check clean_exit`", None)
-        sizes = Sizes.of(spec, base, set(symbolic))
-        gc = gcs.translate(base, sizes, smt.feasibility(sizes, lower))
+        gc = commands(spec, base, symbolic, lower)
         if not symbolic:
             proof.claim = ("no param is left symbolic (`ranks` names no param; use --all NAME): "
                            "`sigproof check` decides the declared size")
             return
         samples = []
-        for values in _mining_sizes(symbolic, lower, sizes.ranks):
+        for values in _mining_sizes(symbolic, lower, gc.sizes.ranks):
             conc = gcs.Concrete(gc, {**values})
             samples.append((conc, conc.reachable()))
         c1, c2 = invariants.mine(gc, samples)
         prover = smt.Prover(gc, lower, deadline)
         try:
             a1, a2 = prover.houdini(*prover.drop_tautologies(c1, c2))
-            readers: dict = {}
-            for x in gc.kernel.instrs:
-                if isinstance(x, ir.Wait):
-                    readers.setdefault(x.view.signal.name, []).append(x.cmp)
-            failed = prover.obligations(a1, a2, readers)
+            failed = prover.obligations(a1, a2, readers(gc))
             if not failed and not prover.deadlock_free(a1, a2):
                 failed.append("deadlock freedom is not proved (the min-progress lemma does not close with the "
                               "invariant found)")
@@ -202,6 +248,24 @@ def _prove(spec, base: ir.Program, symbolic, lower, proof: Proof, deadline: floa
     proof.verdict = PROVED
     proof.properties = tuple(p for p in PROPERTIES if p != "assertion")  # the fragment has no assert
     proof.claim = "ok for all " + " and all ".join(f"{s} >= {lower[s]}" for s in symbolic)
+
+
+def commands(spec, base: ir.Program, symbolic, lower):
+    """The guarded commands of a compiled spec with `symbolic` params (raises Unsupported)."""
+    from checker import gcs  # noqa: PLC0415
+    from checker import prove_smt as smt  # noqa: PLC0415
+
+    sizes = Sizes.of(spec, base, set(symbolic))
+    return gcs.translate(base, sizes, smt.feasibility(sizes, lower))
+
+
+def readers(gc) -> dict:
+    """Per signal, the comparisons of the waits on it."""
+    out: dict = {}
+    for x in gc.kernel.instrs:
+        if isinstance(x, ir.Wait):
+            out.setdefault(x.view.signal.name, []).append(x.cmp)
+    return out
 
 
 def _mining_sizes(symbolic, lower, ranks) -> list[dict]:
@@ -255,3 +319,155 @@ def json_doc(proof: Proof, *, timing: bool = True) -> dict:
     if timing:
         doc["seconds"] = round(proof.seconds, 3)
     return doc
+
+
+def write_run(run: Run, out, *, show_invariant: bool = False, timing: bool = True) -> None:
+    """The text of `prove PATHS...`: each proof, the specs skipped, and (several specs) a summary."""
+    for proof in run.proofs:
+        write_text(proof, out, show_invariant=show_invariant, timing=timing)
+    for name in run.skipped:
+        out.write(f"{name}: skipped: {SKIPPED}\n")
+    if not run.single:
+        count = {v: sum(p.verdict == v for p in run.proofs) for v in (PROVED, FAIL, UNPROVED)}
+        out.write(f"prove: {len(run.proofs)} spec(s): {count[PROVED]} PROVED, {count[FAIL]} FAIL, "
+                  f"{count[UNPROVED]} UNPROVED; {len(run.skipped)} skipped ({SKIPPED}); "
+                  f"{len(run.errors)} with errors\n")
+
+
+def run_doc(run: Run, *, timing: bool = True) -> dict:
+    """The JSON of several specs: `proofs` (each as `json_doc`), `skipped`, `errors` (rendered)."""
+    return {"proofs": [json_doc(p, timing=timing) for p in run.proofs],
+            "skipped": [{"spec": s, "reason": SKIPPED} for s in run.skipped],
+            "errors": list(run.errors)}
+
+
+# ---------------------------------------------------------------- certificates
+
+CERTIFICATE = "sigproof-prove-certificate"
+
+
+def _sha256(data: bytes) -> str:
+    import hashlib  # noqa: PLC0415
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def _seal(doc: dict) -> str:
+    import json  # noqa: PLC0415
+
+    return _sha256(json.dumps({k: v for k, v in doc.items() if k != "seal"}, sort_keys=True).encode())
+
+
+def certificate_entry(proof: Proof) -> dict:
+    """What makes a PROVED proof: the spec's digest, the sizes, the invariant (in the spec's
+    terms and as data) and the SMT-LIB 2 text of every query (checker.prove_smt.Prover.certificate)."""
+    from pathlib import Path  # noqa: PLC0415
+
+    from checker import invariants  # noqa: PLC0415
+    from checker import prove_smt as smt  # noqa: PLC0415
+
+    assert proof.verdict == PROVED, proof.verdict
+    gc, a1, a2 = proof.raw
+    queries = smt.Prover(gc, proof.lower).certificate(list(a1), list(a2), readers(gc))
+    return {"spec": proof.spec, "sha256": _sha256(Path(proof.spec).read_bytes()), "defines": proof.defines,
+            "symbolic": {s: proof.lower[s] for s in proof.symbolic}, "claim": proof.claim,
+            "properties": list(proof.properties),
+            "invariant": {"text": list(proof.invariant), "one_rank": invariants.encode(a1, gc),
+                          "two_ranks": invariants.encode(a2, gc)},
+            "queries": [{"kind": k, "shows": what, "smt2": text} for k, what, text in queries]}
+
+
+def write_certificate(run: Run, path) -> int:
+    """Writes the certificate of the specs `run` proved (none: no file); returns how many."""
+    import json  # noqa: PLC0415
+    import os  # noqa: PLC0415
+    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
+
+    entries = [certificate_entry(p) for p in run.proofs if p.verdict == PROVED]
+    if not entries:
+        return 0
+    try:
+        ours = version("sigproof")
+    except PackageNotFoundError:
+        ours = "unknown"
+    doc = {"format": CERTIFICATE, "version": 1, "sigproof": ours, "root": os.getcwd(), "proofs": entries}
+    doc["seal"] = _seal(doc)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    return len(entries)
+
+
+def verify_certificate(path, out, solvers: tuple[str, ...] = ("z3", "cvc5")) -> int:
+    """Re-checks a certificate: its seal, each spec's digest, that its queries are those the
+    spec and the recorded invariant give (regenerated), and each query's text with every
+    solver of `solvers` that is installed (z3 always), which must answer unsat. 0 verified,
+    1 not (each reason written to `out`), 2 not a certificate."""
+    import json  # noqa: PLC0415
+
+    from checker.check import UsageError  # noqa: PLC0415
+    from checker import prove_smt as smt  # noqa: PLC0415
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        raise UsageError(f"{path}: not a prove certificate ({e})") from None
+    if not isinstance(doc, dict) or doc.get("format") != CERTIFICATE or not isinstance(doc.get("proofs"), list):
+        raise UsageError(f"{path}: not a prove certificate (no format '{CERTIFICATE}')")
+    used = []
+    for s in solvers:
+        why = smt.available(s)
+        if why is None:
+            used.append(s)
+        else:
+            out.write(f"{path}: {s} not used: {why}\n")
+    problems = [] if doc.get("seal") == _seal(doc) else ["the seal does not match: the certificate was edited"]
+    if not doc["proofs"]:
+        problems.append("the certificate holds no proof")
+    for entry in doc["proofs"]:
+        problems += [f"{entry.get('spec')}: {p}" for p in _verify_entry(entry, doc.get("root"), used, out)]
+    for p in problems:
+        out.write(f"{path}: {p}\n")
+    verdict = "NOT VERIFIED" if problems else "VERIFIED"
+    out.write(f"{path}: {verdict}: {len(doc['proofs'])} proof(s), "
+              f"{sum(len(e.get('queries', [])) for e in doc['proofs'])} queries re-checked with {', '.join(used)}\n")
+    return 1 if problems else 0
+
+
+def _verify_entry(entry: dict, root, solvers: list[str], out) -> list[str]:
+    from pathlib import Path  # noqa: PLC0415
+
+    from checker import invariants  # noqa: PLC0415
+    from checker import prove_smt as smt  # noqa: PLC0415
+
+    try:
+        file = Path(root or ".") / entry["spec"]
+        data = file.read_bytes()
+        if _sha256(data) != entry["sha256"]:
+            return [f"the spec changed since the proof (sha256 {_sha256(data)[:12]}..., "
+                    f"the certificate says {entry['sha256'][:12]}...)"]
+        spec = parse(read_spec(file), entry["spec"])
+        base = compile_spec(spec, dict(entry["defines"]))
+        symbolic, lower = list(entry["symbolic"]), dict(entry["symbolic"])
+        gc = commands(spec, base, symbolic, lower)
+        a1 = invariants.decode(entry["invariant"]["one_rank"], gc)
+        a2 = invariants.decode(entry["invariant"]["two_ranks"], gc)
+        given = [(q["kind"], q["shows"], q["smt2"]) for q in entry["queries"]]
+    except (OSError, KeyError, TypeError, ValueError, SpecErrors, Unsupported) as e:
+        return [f"cannot be re-read: {getattr(e, 'message', None) or e}"]
+    problems = []
+    expected = smt.Prover(gc, lower).certificate(a1, a2, readers(gc))
+    if len(given) != len(expected):
+        problems.append(f"{len(given)} queries, but the spec and its invariant give {len(expected)}")
+    for k, (q, e) in enumerate(zip(given, expected)):
+        if q[:2] != e[:2] or not smt.same_problem(q[2], e[2]):
+            problems.append(f"query {k + 1} ({q[0]}: {q[1]}) is not the one the spec and its invariant give")
+    for k, (kind, shows, text) in enumerate(given):
+        for solver in solvers:
+            answer = smt.recheck(text, solver)
+            if answer != "unsat":
+                problems.append(f"query {k + 1} ({kind}: {shows}): {solver} answers {answer}, not unsat")
+    out.write(f"{entry['spec']}: {len(given)} queries ({', '.join(solvers)}): "
+              f"{'ok' if not problems else f'{len(problems)} problem(s)'}\n")
+    return problems

@@ -12,6 +12,7 @@ uninterpreted function elsewhere (an over-approximation: again, `unsat` stays a 
 from __future__ import annotations
 
 import itertools
+import re
 
 import z3
 
@@ -450,10 +451,11 @@ class Prover:
 
     def _base(self, terms):
         s = _solver()
-        s.add(*self.domain)
-        for x in terms:
-            s.add(z3.Implies(self.in_range(x), z3.And(self.structure(self.pre, x))))
+        s.add(*self._base_assertions(terms))
         return s
+
+    def _base_assertions(self, terms) -> list:
+        return list(self.domain) + [z3.Implies(self.in_range(x), z3.And(self.structure(self.pre, x))) for x in terms]
 
     def contexts(self):
         """(name, solver-less description): the initial state and every step."""
@@ -479,33 +481,38 @@ class Prover:
             out.append(keep)
         return out[0], out[1]
 
+    def _context(self, st, c1, c2):
+        """(post-state, assertions, hypotheses) of the initial state (st None) or of a step: the
+        pre-state's structure on the terms, the acting rank in range, the step's guard."""
+        if st is None:
+            return Initial(self.enc), list(self.domain), []
+        terms = _dedup([self.a, self.s, self.t] + st.terms)
+        base = self._base_assertions(terms) + [self.in_range(self.a), *st.guard]
+        return st.post, base, self.hypotheses(self.pre, c1, c2, terms, "")
+
+    def _skolems(self) -> list:
+        return [self.in_range(self.s), self.in_range(self.t), self.s != self.t]
+
+    def _goals(self, post, c1, c2):
+        """(key, clause read in `post` at the Skolem ranks s, t) per candidate."""
+        out = [(("1", k), self.clause(c, post, {"i": self.s})) for k, c in enumerate(c1)]
+        return out + [(("2", k), self.clause(c, post, {"i": self.s, "j": self.t})) for k, c in enumerate(c2)]
+
     def houdini(self, c1: list, c2: list, deadline=None) -> tuple[list, list]:
         alive = {("1", k) for k in range(len(c1))} | {("2", k) for k in range(len(c2))}
         ctxs = []
         for name, st in self.contexts():
-            if st is None:
-                post = Initial(self.enc)
-                s = _solver()
-                s.add(*self.domain)
-                hyps = []
-            else:
-                post = st.post
-                terms = _dedup([self.a, self.s, self.t] + st.terms)
-                s = self._base(terms)
-                s.add(self.in_range(self.a), *st.guard)
-                hyps = self.hypotheses(self.pre, c1, c2, terms, "")
-                for key, ind, inst in hyps:
-                    s.add(z3.Implies(ind, inst))
-            s.add(self.in_range(self.s), self.in_range(self.t), self.s != self.t)
+            post, base, hyps = self._context(st, c1, c2)
+            s = _solver()
+            s.add(*base)
+            for key, ind, inst in hyps:
+                s.add(z3.Implies(ind, inst))
+            s.add(*self._skolems())
             goals = {}
-            for k, c in enumerate(c1):
-                g = z3.Bool(f"g1_{k}")
-                s.add(g == self.clause(c, post, {"i": self.s}))
-                goals[("1", k)] = g
-            for k, c in enumerate(c2):
-                g = z3.Bool(f"g2_{k}")
-                s.add(g == self.clause(c, post, {"i": self.s, "j": self.t}))
-                goals[("2", k)] = g
+            for key, clause in self._goals(post, c1, c2):
+                g = z3.Bool(f"g{key[0]}_{key[1]}")
+                s.add(g == clause)
+                goals[key] = g
             ctxs.append((name, s, hyps, goals))
         changed = True
         while changed:
@@ -536,29 +543,33 @@ class Prover:
         (the sufficient condition: readers' comparisons all rising and the value not falling,
         or all falling and not rising, or the value unchanged). Empty: all proved."""
         failed = []
-        s = _solver()  # the hosts' first local statements, before any step
-        s.add(*self.domain, self.in_range(self.a))
-        zero = lambda slot: z3.IntVal(0)  # noqa: E731
-        for p in self.gc.host.entry:
-            checks: list = []
-            _path(self.enc, p, zero, self.a, z3.IntVal(0), [], checks, "host start")
-            for pre, ok, what in checks:
-                self.queries += 1
-                if _check(s, pre, z3.Not(ok)) != z3.unsat:
-                    failed.append(what)
-        for st in steps(self.enc, self.pre, self.a):
-            terms = _dedup([self.a] + st.terms)
-            s = self._base(terms)
-            s.add(self.in_range(self.a))
-            for _, _, inst in self.hypotheses(self.pre, c1, c2, terms, ""):
-                s.add(inst)
-            for pre, ok, what in st.checks:
+        for base, items in self._obligation_groups(c1, c2, readers):
+            s = _solver()
+            s.add(*base)
+            for extra, what in items:
                 s.push()
-                s.add(pre, z3.Not(ok))
+                s.add(*extra)
                 self.queries += 1
                 if _check(s) != z3.unsat:
                     failed.append(what)
                 s.pop()
+        return failed
+
+    def _obligation_groups(self, c1, c2, readers: dict):
+        """(shared assertions, [(assertions, what is shown when unsat)]): the hosts' first local
+        statements, then per step its fault checks and the lost-notification condition of a Set."""
+        zero = lambda slot: z3.IntVal(0)  # noqa: E731
+        items = []
+        for p in self.gc.host.entry:
+            checks: list = []
+            _path(self.enc, p, zero, self.a, z3.IntVal(0), [], checks, "host start")
+            items += [([pre, z3.Not(ok)], what) for pre, ok, what in checks]
+        yield [*self.domain, self.in_range(self.a)], items
+        for st in steps(self.enc, self.pre, self.a):
+            terms = _dedup([self.a] + st.terms)
+            base = self._base_assertions(terms) + [self.in_range(self.a)]
+            base += [inst for _, _, inst in self.hypotheses(self.pre, c1, c2, terms, "")]
+            items = [([pre, z3.Not(ok)], what) for pre, ok, what in st.checks]
             if st.notify is not None and st.notify[0].op == ir.SET:
                 x, old, new = st.notify
                 cmps = readers.get(x.view.signal.name, ())
@@ -569,16 +580,19 @@ class Prover:
                     ok.append(new <= old)
                 elif not cmps:
                     ok.append(z3.BoolVal(True))
-                s.push()
-                s.add(*st.guard, z3.Not(z3.Or(ok)))
-                self.queries += 1
-                if _check(s) != z3.unsat:
-                    failed.append(f"lost notification: the Set at {x.span} may replace a value a "
-                                  f"{'/'.join(sorted(set(cmps)))} wait still needs (not proved)")
-                s.pop()
-        return failed
+                items.append(([*st.guard, z3.Not(z3.Or(ok))],
+                              f"lost notification: the Set at {x.span} may replace a value a "
+                              f"{'/'.join(sorted(set(cmps)))} wait still needs (not proved)"))
+            yield base, items
 
     def deadlock_free(self, c1, c2) -> bool:
+        """The min-progress lemma closes with the invariant (see `_deadlock`)."""
+        s = _solver()
+        s.add(*self._deadlock(c1, c2))
+        self.queries += 1
+        return _check(s) == z3.unsat
+
+    def _deadlock(self, c1, c2) -> list:
         """Min-progress lemma: in a reachable state that is not final, take a rank m of least
         progress key; if every rank (instantiated: m, a non-final rank n, m's neighbours, the
         ranks in m's locals and in the cells it waits on) is disabled, the invariant must be
@@ -596,15 +610,30 @@ class Prover:
             if x.view.at is not None:
                 terms.append(enc.expr(x.view.at, kloc, m, st.lc(m) - 1))
         terms = _dedup(terms)
-        s = self._base(terms)
-        for _, _, inst in self.hypotheses(st, c1, c2, terms, ""):
-            s.add(inst)
-        s.add(self.in_range(m), self.in_range(n))
-        s.add(z3.Or(st.hpc(n) != h.done, z3.And(st.kpc(n) != gcs.IDLE, st.kpc(n) != k.done)))
-        for x in terms:
-            s.add(z3.Implies(self.in_range(x), z3.And(z3.Not(self.enabled(x)), self.key_le(m, x))))
-        self.queries += 1
-        return _check(s) == z3.unsat
+        out = self._base_assertions(terms) + [inst for _, _, inst in self.hypotheses(st, c1, c2, terms, "")]
+        out += [self.in_range(m), self.in_range(n)]
+        out.append(z3.Or(st.hpc(n) != h.done, z3.And(st.kpc(n) != gcs.IDLE, st.kpc(n) != k.done)))
+        out += [z3.Implies(self.in_range(x), z3.And(z3.Not(self.enabled(x)), self.key_le(m, x))) for x in terms]
+        return out
+
+    # ------------------------------------------------------------ certificates
+
+    def certificate(self, c1, c2, readers: dict) -> list[tuple[str, str, str]]:
+        """(kind, what it shows, SMT-LIB 2 text) of every query of the proof with the invariant
+        (c1, c2): initiation, consecution per step, each obligation, the deadlock lemma. Each
+        text is a closed problem (declarations, assertions, check-sat) that is unsat exactly
+        when its part of the proof holds: another solver can re-check it."""
+        out = []
+        for name, st in self.contexts():
+            post, base, hyps = self._context(st, c1, c2)
+            goal = z3.Not(z3.And([c for _, c in self._goals(post, c1, c2)]))
+            out.append(("initiation" if st is None else "consecution", f"the invariant holds after: {name}",
+                        smt2(base + [inst for _, _, inst in hyps] + self._skolems() + [goal])))
+        for base, items in self._obligation_groups(c1, c2, readers):
+            out += [("obligation", f"never: {what}", smt2(base + extra)) for extra, what in items]
+        out.append(("deadlock", "the min-progress lemma: some rank can always move until all are done",
+                    smt2(self._deadlock(c1, c2))))
+        return out
 
     def enabled(self, x):
         gc, st, enc = self.gc, self.pre, self.enc
@@ -640,6 +669,69 @@ class Prover:
         if self.gc.host.loops or self.gc.program.uses_launch_id:
             return _lex_le([st.lc(x), st.hpc(x)], [st.lc(y), st.hpc(y)], kle)
         return _lex_le([st.hpc(x)], [st.hpc(y)], kle)  # one launch: the launch count is not tracked
+
+
+def smt2(assertions: list) -> str:
+    """A closed SMT-LIB 2 problem: the logic, the declarations, the assertions, check-sat."""
+    s = z3.Solver()
+    s.add(*assertions)
+    # z3 prints an empty conjunction (disjunction) as a bare `and` (`or`), which is not SMT-LIB
+    text = _EMPTY_OR.sub("false", _EMPTY_AND.sub("true", s.to_smt2()))
+    return "(set-logic ALL)\n" + text
+
+
+_EMPTY_AND = re.compile(r"(?<![(|\w])and(?=[\s)])")
+_EMPTY_OR = re.compile(r"(?<![(|\w])or(?=[\s)])")
+
+
+def same_problem(a: str, b: str) -> bool:
+    """Whether two SMT-LIB 2 texts assert the same terms (z3 reads both: equal up to the names
+    of `let` bindings and the layout, which differ between runs)."""
+    try:
+        x, y = z3.parse_smt2_string(a), z3.parse_smt2_string(b)
+    except z3.Z3Exception:
+        return False
+    return len(x) == len(y) and all(p.eq(q) for p, q in zip(x, y))
+
+
+SOLVERS = ("z3", "cvc5")
+
+
+def available(solver: str) -> str | None:
+    """None when `solver` can re-check certificates here, else why not."""
+    if solver == "z3":
+        return None
+    try:
+        import cvc5  # noqa: F401, PLC0415 - optional: not a dependency of sigproof
+    except ImportError:
+        return "the cvc5 Python package is not installed (pip install cvc5)"
+    return None
+
+
+def recheck(text: str, solver: str = "z3", timeout_ms: int = TIMEOUT_MS) -> str:
+    """'unsat', 'sat' or 'unknown': `solver`'s answer to an SMT-LIB 2 problem, read from its text."""
+    if solver == "z3":
+        s = _solver()
+        s.set("timeout", timeout_ms)
+        s.from_string(text)
+        return str(s.check())
+    import cvc5  # noqa: PLC0415
+
+    tm = cvc5.TermManager()
+    s = cvc5.Solver(tm)
+    s.setOption("tlimit-per", str(timeout_ms))
+    parser = cvc5.InputParser(s)
+    parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, text, "query")
+    sm = parser.getSymbolManager()
+    answer = "unknown"
+    while True:
+        cmd = parser.nextCommand()
+        if cmd.isNull():
+            break
+        said = cmd.invoke(s, sm).strip()
+        if said in ("sat", "unsat", "unknown"):
+            answer = said
+    return answer
 
 
 def _lex_le(a: list, b: list, tail=None):

@@ -4,7 +4,12 @@ import shutil
 
 import pytest
 
-import checker.cli  # noqa: F401  imported here once: pytester's inline runs drop modules they import
+# Imported here once: pytester's inline runs drop the modules they import, and numpy's C
+# extension (loaded lazily by checker.properties for a deadlock's graph search) refuses a
+# second load in one process.
+import checker.cli  # noqa: F401
+import numpy  # noqa: F401
+import scipy.sparse.csgraph  # noqa: F401
 from conftest import SPECS
 
 pytest_plugins = ["pytester"]

@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import itertools
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
@@ -278,6 +277,8 @@ def run_tasks(tasks: list, options: Options, jobs: int, progress, cache=None) ->
         else:
             todo.append((k, t))
     if jobs > 1 and len(todo) > 1:
+        from concurrent.futures import ProcessPoolExecutor  # loaded only for -j (start-up time)
+
         with ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=get_context("spawn")) as pool:
             done = pool.map(_check_task, [(t[0], t[1], options) for _, t in todo])
             for (k, _), result in zip(todo, done):

@@ -13,7 +13,7 @@ import dataclasses
 import os
 import sys
 from pathlib import Path
-from typing import IO
+from typing import IO, Mapping
 
 from checker.check import Options, UsageError, exit_status, read_spec, spec_files
 from checker.kernels import check_inputs, is_kernel
@@ -39,7 +39,7 @@ When several specs are checked, the first of 2, 1, 3 that applies is returned.""
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="sigproof", description="Model checker for PTO-ISA signal protocols.",
                                 epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--version", action="version", version=f"sigproof {_version()}")
+    p.add_argument("--version", action=_Version, help="show the version and exit")
     sub = p.add_subparsers(dest="command", required=True)
     c = sub.add_parser("check", help="check .sig specs and C++ / MLIR kernels (files, or folders searched for "
                                      "*.sig, *.cpp and *.pto)", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -185,6 +185,16 @@ def _export_parser(sub) -> None:
     e.add_argument("--promela", action="store_true", required=True, help="write a Promela model (SPIN)")
     _semantic_flags(e)
     e.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+
+
+class _Version(argparse.Action):
+    """`--version`, looked up only when asked for (importlib.metadata costs start-up time)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser.exit(message=f"sigproof {_version()}\n")
 
 
 def _version() -> str:
@@ -399,9 +409,16 @@ def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
 
 
 def _color(args, stream) -> bool:
-    from checker.terminal import use_color
-
     return use_color(args.color, stream, os.environ)
+
+
+def use_color(choice: str, stream, environ: Mapping[str, str]) -> bool:
+    """`always`, `never`, or (`auto`) when the stream is a terminal and NO_COLOR is unset or empty."""
+    if choice == "always":
+        return True
+    if choice == "never":
+        return False
+    return bool(getattr(stream, "isatty", lambda: False)()) and not environ.get("NO_COLOR")
 
 
 def _open_output(path: str, what: str):

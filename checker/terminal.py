@@ -1,5 +1,5 @@
 """The terminal view of results: colour, aligned counterexamples with a source excerpt per
-violation (`text`), and a progress line on long runs (`Progress`). Entry: `use_color`.
+violation (`text`), and a progress line on long runs (`Progress`). Whether to colour is `checker.cli.use_color` (deciding it loads no rich).
 
 Only for terminals: when colour is off the CLI uses the plain reporter (checker/report.py),
 whose bytes tests/golden pins. Built on rich; NO_COLOR (https://no-color.org) turns `auto` off.
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import IO, Mapping
+from typing import IO
 
 from rich.console import Console
 from rich.markup import escape
@@ -21,15 +21,6 @@ from checker.result import LABEL as _LABEL, Result, StuckProcess, Violation
 
 _STYLE = {"pass": "bold green", "fail": "bold red", "vacuous": "bold red", "inconclusive": "bold yellow"}
 EXCERPT = 2  # lines of context either side of the statement a violation points at
-
-
-def use_color(choice: str, stream, environ: Mapping[str, str]) -> bool:
-    """`always`, `never`, or (`auto`) when the stream is a terminal and NO_COLOR is unset or empty."""
-    if choice == "always":
-        return True
-    if choice == "never":
-        return False
-    return bool(getattr(stream, "isatty", lambda: False)()) and not environ.get("NO_COLOR")
 
 
 def console(out: IO[str]) -> Console:

@@ -10,6 +10,7 @@ import pytest
 
 from checker import terminal
 from checker.check import check_file
+from checker import cli
 from checker.cli import run
 from conftest import SPECS
 
@@ -29,12 +30,12 @@ def _cli(*argv, stdout=None):
 
 
 def test_use_color():
-    assert terminal.use_color("always", io.StringIO(), {"NO_COLOR": "1"})
-    assert not terminal.use_color("never", Tty(), {})
-    assert terminal.use_color("auto", Tty(), {})
-    assert not terminal.use_color("auto", Tty(), {"NO_COLOR": "1"})
-    assert terminal.use_color("auto", Tty(), {"NO_COLOR": ""})  # only a non-empty NO_COLOR counts
-    assert not terminal.use_color("auto", io.StringIO(), {})
+    assert cli.use_color("always", io.StringIO(), {"NO_COLOR": "1"})
+    assert not cli.use_color("never", Tty(), {})
+    assert cli.use_color("auto", Tty(), {})
+    assert not cli.use_color("auto", Tty(), {"NO_COLOR": "1"})
+    assert cli.use_color("auto", Tty(), {"NO_COLOR": ""})  # only a non-empty NO_COLOR counts
+    assert not cli.use_color("auto", io.StringIO(), {})
 
 
 @pytest.mark.parametrize("color", ["never", "auto"])

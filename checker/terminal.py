@@ -27,7 +27,7 @@ def console(out: IO[str]) -> Console:
     width = shutil.get_terminal_size((100, 24)).columns
     return Console(file=out, force_terminal=True, color_system="standard", width=max(width, 60), highlight=False,
                    no_color=False,
-                   emoji=False, soft_wrap=False)
+                   emoji=False, soft_wrap=True)
 
 
 def text(results: list[Result], out: IO[str], *, quiet: bool = False, timing: bool = True) -> None:

@@ -39,4 +39,4 @@ kernel {
     }
 }
 
-expect ok;
+expect ok for all N, L;

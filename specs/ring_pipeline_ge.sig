@@ -28,4 +28,4 @@ kernel {
     }
 }
 
-expect ok;
+expect ok for all N, S;

@@ -58,7 +58,8 @@ def work(tmp_path_factory):
     (root / "bugs" / "initial_state.sig").write_text(initial.replace("expect assertion;", ""))
     (root / "bugs" / "dead.sig").write_text(DEAD)
     barrier = (ROOT / "specs" / "all_to_all_barrier.sig").read_text()
-    (root / "bugs" / "fixed.sig").write_text(barrier.replace("expect ok;", "expect deadlock;"))
+    assert barrier.count("expect ok for all N;") == 1
+    (root / "bugs" / "fixed.sig").write_text(barrier.replace("expect ok for all N;", "expect deadlock;"))
     (root / "broken").mkdir()
     (root / "broken" / "bad.sig").write_text(BAD)
     (root / "broken" / "two_errors.sig").write_text(TWO_ERRORS)

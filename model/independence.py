@@ -26,8 +26,23 @@ kept processes moves, and none of those can enable a kept process that is blocke
 is stubborn (conditions D1 and D2 of Valmari), so every terminal state and, with the
 explorer's cycle proviso (a state is expanded fully when a kept step closes a cycle),
 every reachable fault, overwrite and doomed state has a representative in the reduced graph.
-docs/trust.md gives the argument. Programs with data statements (happens-before clocks)
-and `--set-granularity line` are not reduced: `supported` is False for them.
+docs/trust.md gives the argument. `--set-granularity line` is not reduced: `supported` is
+False for it.
+
+Programs with data statements (buffers, TPUT/TGET, READ/WRITE, LOAD/STORE/FETCH_ADD/CAS,
+events, fences) are reduced in the *data mode*: their state carries happens-before clocks
+(model/hb.py), so a signal step does more than change a value: a write starts or extends
+the element's release sequence and a passing read acquires it. Every rule that lets two
+steps on one element commute because of their values (adds that commute, writes that
+cannot falsify a wait, Sets of one value, increases of rising elements) is off, by taking
+every access of a step as an arbitrary one (`_touch`): its writes conflict with every other
+access of the element, its reads with every write. A data statement counts, for itself and
+in every future that may reach it, as a write of every element it may touch (a LOAD of its
+signal element, copies and accesses of their buffer elements, placed after the signal
+elements in the masks; STORE, FETCH_ADD and CAS write their element already); events and
+fences touch only the process's own clocks. Steps of different processes that touch no common
+element then change disjoint parts of the state (values, release clocks, access shadows,
+each process's own clock), so they commute and lead to the same state.
 """
 
 from __future__ import annotations
@@ -42,9 +57,6 @@ _DATA = (ir.Load, ir.Store, ir.FetchAdd, ir.Cas, ir.Copy, ir.Access, ir.WaitEven
 
 def supported(system) -> tuple[bool, str]:
     """Whether the reduction applies to `system`, and why not."""
-    p = system.program
-    if p.buffers or any(isinstance(x, _DATA) for c in (p.host, p.kernel) for x in c.instrs):
-        return False, "the program has data statements (happens-before is not reduced)"
     if system.lines:
         return False, "--set-granularity line is not reduced"
     return True, ""
@@ -107,6 +119,9 @@ class Reduction:
             return
         s = system
         self.R, self.B, self.n = s.R, s.B, s.nprocs
+        p = s.program
+        # the data mode (see the module's docstring): conflicts by element, whatever the values
+        self.data = bool(p.buffers) or any(isinstance(x, _DATA) for c in (p.host, p.kernel) for x in c.instrs)
         self._not_up = self._not_down = 0  # elements some instruction writes otherwise than by an increase
         self._not_set, self._set_values = 0, {}  # elements written otherwise than by a Set of one constant
         self.ghost = 0
@@ -237,10 +252,12 @@ class Reduction:
         f = _Future(n)
         g = self.ghost
         for pc, (ins, fp, env) in enumerate(zip(code.instrs, fps, envs)):
-            f.now_r[pc] = fp.reads
-            f.now_w[pc] = fp.writes
-            f.rw[pc] = fp.reads | fp.writes
-            f.w[pc] = fp.writes
+            # the data mode: a data statement writes whatever it may touch
+            touched = self._data_touch(ins, env, ctx, r) if self.data else 0
+            f.now_r[pc] = fp.reads | touched
+            f.now_w[pc] = fp.writes | touched
+            f.rw[pc] = fp.reads | fp.writes | touched
+            f.w[pc] = fp.writes | touched
             f.s[pc] = fp.sets
             f.m[pc] = fp.reads & g
             r_up = r_down = fp.reads
@@ -301,6 +318,25 @@ class Reduction:
                         col[pc] = m
                         changed = True
         return f
+
+    def _data_touch(self, ins, env, ctx, rank: int) -> int:
+        """The data mode: what a data statement may touch beyond its footprint, as a mask (the
+        signal element a LOAD reads, which model/analysis.py leaves out; the buffer elements of
+        a copy or an access, after the R * E signal elements); 0 for events, fences and the
+        rest. The buffer elements keep commuting steps meeting in the identical state (the
+        access shadows record who came last); no verdict was seen to depend on them, since a
+        race is found in either order of its two accesses."""
+        if env is None:
+            return 0
+        s = self.system
+        cls = ins.__class__
+        if cls is ir.Load:  # (STORE, FETCH_ADD and CAS write it: their footprint has it already)
+            return A.view_positions(ins.view, env, ctx, rank, s.R, s.E)
+        views = (ins.dst, ins.src) if cls is ir.Copy else (ins.view,) if cls is ir.Access else ()
+        out = 0
+        for view in views:
+            out |= A.view_positions(view, env, ctx, rank, s.R, s.D)
+        return out << (s.R * s.E)
 
     @staticmethod
     def _reaches_launch(code: ir.Code) -> list[bool]:
@@ -492,6 +528,10 @@ class Reduction:
                     r_down |= bit
                 else:
                     r_any |= bit
+        if self.data:  # the data mode: every access by element, whatever the values
+            w_any |= w_up | w_down | w_nop | w_set | f.now_w[pc]
+            r_any |= r_up | r_down | f.now_r[pc]
+            w_up = w_down = w_nop = w_set = r_up = r_down = 0
         # a launch re-bases the pending marks of its rank's ghost elements on the new launch: it
         # commutes with notifications (their marks are relative), not with overwrites (whose
         # judgement reads the readers' positions)

@@ -4,10 +4,10 @@ import pytest
 from hypothesis import given, settings
 from oracles.strategies import specs
 from oracles.strategies_symmetric import symmetric_specs
-from oracles.strategies_data import data_specs
+from oracles.strategies_data import data_por_specs, data_specs
 from test_data import DEEP_DATA, _agree
 from test_differential import DEEP, agree
-from test_reduction import reduced_agrees
+from test_reduction import data_reduced_agrees, reduced_agrees
 from test_symmetry import symmetric_agrees, symmetry_is_real
 
 
@@ -58,3 +58,17 @@ def test_deep_claimed_rotations_are_real(text):
 @given(symmetric_specs())
 def test_deep_symmetric_search_judges_like_the_reference(text):
     symmetric_agrees(text)
+
+
+@pytest.mark.deep
+@settings(DEEP, max_examples=2000, derandomize=False, database=None)
+@given(data_por_specs(max_statements=4))
+def test_deep_reduced_data_search_judges_like_the_plain_search(text):
+    data_reduced_agrees(text)
+
+
+@pytest.mark.deep
+@settings(DEEP, max_examples=1000, derandomize=False, database=None)
+@given(data_specs(max_statements=4))
+def test_deep_reduced_data_races_like_the_plain_search(text):
+    data_reduced_agrees(text)

@@ -222,9 +222,13 @@ class Reference:
                 pending[pos] = pending[pos] - {me}
         for pos, old, new in step.writes:
             holder = pos // E
-            if isinstance(step.instr, ir.Notify):
+            # sig-data.md: a STORE is like TNOTIFY Set for every property, a successful CAS
+            # stores like a Set, a FETCH_ADD adds like AtomicAdd
+            if isinstance(step.instr, (ir.Notify, ir.Store, ir.Cas, ir.FetchAdd)):
                 meant = self._readers_meant(i, holder, ghost[1])
-                if step.instr.op == ir.SET and old != new:
+                is_set = step.instr.op == ir.SET if isinstance(step.instr, ir.Notify) else \
+                    not isinstance(step.instr, ir.FetchAdd)
+                if is_set and old != new:
                     losses += [(pos, old, new, p) for p in sorted(pending[pos]) if self.can_lose(state, ghost[1], p, pos, old, new)]
                     pending[pos] = frozenset(meant)
                 else:

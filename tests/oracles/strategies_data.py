@@ -69,3 +69,52 @@ def data_specs(draw, max_statements: int = 3) -> str:
     kernel = " else ".join(f"if ({c}) {{ {b} }}" for c, b in branches)
     return (f"ranks {nranks};\nblocks {nblocks};\nbuffer b[2];\nsignal f[2];\n{host}\n"
             f"kernel {{\n    {kernel}\n}}\n")
+
+
+@st.composite
+def _por_stmt(draw):
+    """A statement whose outcome depends on the order of other processes' signal steps, for the
+    reduction's data mode: asserts on LOAD, CAS and FETCH_ADD results and on TTEST, waits and
+    notifies of values 1 and 2 (GE, EQ, LE; Set and AtomicAdd of both signs), a spinning poller,
+    a choice, and the data statements of `_stmt`."""
+    kind = draw(st.sampled_from(["load_assert", "cas_assert", "fetch_assert", "test_assert", "notify", "notify",
+                                 "notify", "wait", "poll", "choice", "store", "data", "data"]))
+    i = draw(st.integers(0, 1))
+    peer = draw(st.sampled_from(PEERS))
+    v = draw(st.integers(1, 2))
+    if kind == "load_assert":
+        return f"if (LOAD(f[{i}] @ {peer}) {draw(st.sampled_from(('>', '==', '<')))} {v - 1}) {{ assert(false); }}"
+    if kind == "cas_assert":
+        return f"if (CAS(f[{i}] @ {peer}, 0, {v})) {{ assert(rank != 0); }}"
+    if kind == "fetch_assert":
+        return f"{{ int old = FETCH_ADD(f[{i}] @ {peer}, 1); assert(old != {v}); }}"
+    if kind == "test_assert":
+        return f"assert(!TTEST(f[{i}], {v}, {draw(st.sampled_from(('GE', 'EQ', 'LE')))}));"
+    if kind == "notify":
+        op = draw(st.sampled_from(("Set", "AtomicAdd", "AtomicAdd")))
+        sign = "-" if op == "AtomicAdd" and draw(st.integers(0, 3)) == 0 else ""
+        return f"TNOTIFY(f[{i}] @ {peer}, {sign}{v}, {op});"
+    if kind == "wait":
+        return f"TWAIT(f[{i}], {v}, {draw(st.sampled_from(('GE', 'GE', 'EQ', 'LE')))});"
+    if kind == "poll":
+        return f"while (!TTEST(f[{i}], {v}, GE)) {{ }}"
+    if kind == "choice":
+        return f"{{ int c = any(0, 1); if (c == 1) {{ TNOTIFY(f[{i}] @ {peer}, {v}, Set); }} else {{ assert(rank != 1); }} }}"
+    if kind == "store":
+        return f"STORE(f[{i}] @ {peer}, {v});"
+    return draw(_stmt(async_ok=False))
+
+
+@st.composite
+def data_por_specs(draw, max_statements: int = 3) -> str:
+    """Tiny data protocols for the reduction's data mode: 2 or 3 processes (ranks, or blocks of
+    one rank) with a buffer `b[2]` and signals `f[2]`, each running a few `_por_stmt`."""
+    nranks = draw(st.integers(1, 3))
+    nblocks = draw(st.integers(2, 3)) if nranks == 1 else 1
+    conds = [f"rank == {k}" for k in range(nranks)] if nranks > 1 else [f"block == {k}" for k in range(nblocks)]
+    branches = []
+    for cond in conds:
+        n = draw(st.integers(1, max_statements))
+        branches.append((cond, " ".join(draw(_por_stmt()) for _ in range(n))))
+    kernel = " else ".join(f"if ({c}) {{ {b} }}" for c, b in branches)
+    return f"ranks {nranks};\nblocks {nblocks};\nbuffer b[2];\nsignal f[2];\nkernel {{\n    {kernel}\n}}\n"

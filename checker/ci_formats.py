@@ -23,8 +23,8 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, replace
 from urllib.parse import quote
 
-from checker.ci_rules import (ALL, ASSUMPTION, EXPECTATION, FINGERPRINTS, INCONCLUSIVE, RULES, SPEC_ERROR, UNREACHED,
-                              VACUOUS, Rule)
+from checker.ci_rules import (ALL, ASSUMPTION, EXPECTATION, FINGERPRINTS, INCONCLUSIVE, PROVE_RULES, PROVED,
+                              SPEC_ERROR, UNPROVED, UNREACHED, VACUOUS)
 from checker.result import LABEL, fingerprint_caveat, operations, verdict_phrase
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -519,21 +519,6 @@ def github(doc: dict) -> str:
 
 # ---- `sigproof prove`: SARIF and JUnit of its JSON document (checker.prove.run_doc) ----------
 
-PROVED = Rule("proved", "ProvedForEverySize",
-              "The spec is proved correct for every size.",
-              "`sigproof prove` found an inductive invariant over the params left symbolic: no deadlock, "
-              "lost notification, overflow or run-time error at any size from the lower bounds up to "
-              "2^31 - 1 (the properties listed).",
-              "Nothing to fix.")
-UNPROVED = Rule("unproved", "NotProvedForEverySize",
-                "The spec was neither proved for every size nor refuted at a small size.",
-                "`sigproof prove` checked the smallest sizes explicitly and found no violation, but could not "
-                "prove the spec for every size: it is outside the prover's fragment (the location is the "
-                "first statement it does not cover), the invariants it tries do not settle an obligation, "
-                "or the time limit was reached. Nothing is proved beyond the sizes checked.",
-                "Read the reason: rewrite the unsupported statement if it can be, raise --timeout, or check "
-                "the spec at the sizes that matter with `sigproof check --sweep`.")
-PROVE_RULES = RULES + (SPEC_ERROR, PROVED, UNPROVED)
 _PROVE_INDEX = {r.id: i for i, r in enumerate(PROVE_RULES)}
 
 

@@ -3,7 +3,8 @@
 Kept apart from `checker.ci_formats` because it is prose, not logic. The rules of the
 properties come from the verdict catalog (model/vocabulary.py); the rules here are those of
 the CI views themselves (spec errors, unmet expectations, inconclusive runs, fingerprints,
-vacuous checks, unreached statements, a kernel extraction's assumptions).
+vacuous checks, unreached statements, a kernel extraction's assumptions) and those of
+`sigproof prove` (proved, unproved).
 """
 
 from __future__ import annotations
@@ -76,3 +77,21 @@ ASSUMPTION = Rule("assumption", "ExtractionAssumption",
                   "the kernel's sigproof.toml (see `sigproof extract`) and check again.")
 
 ALL = RULES + (SPEC_ERROR, EXPECTATION, INCONCLUSIVE, FINGERPRINTS, VACUOUS, UNREACHED, ASSUMPTION)
+
+# `sigproof prove`: its own verdicts beside the properties and spec errors
+
+PROVED = Rule("proved", "ProvedForEverySize",
+              "The spec is proved correct for every size.",
+              "`sigproof prove` found an inductive invariant over the params left symbolic: no deadlock, "
+              "lost notification, overflow or run-time error at any size from the lower bounds up to "
+              "2^31 - 1 (the properties listed).",
+              "Nothing to fix.")
+UNPROVED = Rule("unproved", "NotProvedForEverySize",
+                "The spec was neither proved for every size nor refuted at a small size.",
+                "`sigproof prove` checked the smallest sizes explicitly and found no violation, but could not "
+                "prove the spec for every size: it is outside the prover's fragment (the location is the "
+                "first statement it does not cover), the invariants it tries do not settle an obligation, "
+                "or the time limit was reached. Nothing is proved beyond the sizes checked.",
+                "Read the reason: rewrite the unsupported statement if it can be, raise --timeout, or check "
+                "the spec at the sizes that matter with `sigproof check --sweep`.")
+PROVE_RULES = RULES + (SPEC_ERROR, PROVED, UNPROVED)

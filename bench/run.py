@@ -7,8 +7,10 @@
 sigproof: the installed CLI, `sigproof check SPEC -D ... --format json -j 1` (plus `--dfs
 --fail-fast` for the fail-fast rows), timed from start to exit. SPIN: `sigproof export
 --promela`, `spin -o2 -a`, `gcc -O2 -DSAFETY -DNOREDUCE -DMEMLIM=...`, `./pan`, timed
-together (the pan search alone is reported too). Each tool runs under /usr/bin/time -v for
-its peak resident memory, with a per-tool timeout and memory cap. See bench/README.md.
+together (the pan search alone is reported too). Every command runs as
+`/usr/bin/time -v timeout --foreground -s KILL T CMD`: CPU seconds (user + sys, the killed ones included:
+the machine is shared, and CPU time moves less with load than wall time), wall seconds and
+peak resident memory. See bench/README.md.
 """
 
 from __future__ import annotations
@@ -28,7 +30,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BASELINE_MIB = 70  # the interpreter with lark, z3, numpy and scipy loaded (bench/README.md)
 
 
 @dataclass(frozen=True)
@@ -38,10 +39,13 @@ class Case:
     params: tuple[tuple[str, int], ...]
     search: str = "bfs"  # "bfs": both tools explore everything; "dfs-ff": both stop at the first error
     long: bool = False  # sigproof takes 10 s or more: left out by --quick
+    spin_spec: str | None = None  # what SPIN gets instead (a data spec's signal skeleton: no data_race in Promela)
+    strip_expect: bool = False  # both tools get the spec without its `expect` lines (--fail-fast stops only
+    #                             at an unexpected violation)
 
 
-def _case(name, spec, search="bfs", long=False, **params):
-    return Case(name, spec, tuple(params.items()), search, long)
+def _case(name, spec, search="bfs", long=False, spin_spec=None, strip_expect=False, **params):
+    return Case(name, spec, tuple(params.items()), search, long, spin_spec, strip_expect)
 
 
 CASES = (
@@ -75,6 +79,31 @@ CASES = (
     _case("field: DeepEP barrier_block N=8", "specs/field/deepep_barrier.sig", N=8),
     _case("field: vLLM custom all-reduce 8x2", "specs/field/vllm_allreduce.sig", N=8, B=2),
     _case("field: vLLM custom all-reduce 8x4", "specs/field/vllm_allreduce.sig", N=8, B=4),
+    # the families of the scale issue (19): data and ordering, polling, asymmetric roots, launches
+    _case("data two-level 3x2", "specs/data_barrier_two_level.sig", N=3, B=2,
+          spin_spec="bench/specs/data_two_level_skeleton.sig"),
+    _case("data two-level 4x2", "specs/data_barrier_two_level.sig", N=4, B=2, long=True,
+          spin_spec="bench/specs/data_two_level_skeleton.sig"),
+    _case("data credit pipeline N=6", "bench/specs/data_credit_pipeline.sig", N=6, I=2,
+          spin_spec="bench/specs/data_credit_pipeline_skeleton.sig"),
+    _case("data credit pipeline N=8", "bench/specs/data_credit_pipeline.sig", N=8, I=2, long=True,
+          spin_spec="bench/specs/data_credit_pipeline_skeleton.sig"),
+    _case("data credit pipeline N=10", "bench/specs/data_credit_pipeline.sig", N=10, I=2, long=True,
+          spin_spec="bench/specs/data_credit_pipeline_skeleton.sig"),
+    _case("TTEST ring N=6", "bench/specs/ttest_ring.sig", N=6, K=2),
+    _case("TTEST ring N=8", "bench/specs/ttest_ring.sig", N=8, K=2),
+    _case("TTEST ring N=10", "bench/specs/ttest_ring.sig", N=10, K=2, long=True),
+    _case("TTEST ring tries K=16 N=4", "bench/specs/ttest_ring.sig", N=4, K=16),
+    _case("TTEST ring tries K=16 N=6", "bench/specs/ttest_ring.sig", N=6, K=16, long=True),
+    _case("root EQ handshake N=10", "bench/specs/root_eq_handshake.sig", N=10),
+    _case("root EQ handshake N=16", "bench/specs/root_eq_handshake.sig", N=16, long=True),
+    _case("root multi-launch N=8 L=3", "bench/specs/root_multi_launch.sig", N=8, L=3),
+    _case("root multi-launch N=16 L=3", "bench/specs/root_multi_launch.sig", N=16, L=3, long=True),
+    # first counterexample, both tools depth-first and stopping at the first error
+    _case("two-level cross-reuse N=24 DFS ff", "specs/bug_two_level_cross_reuse.sig", "dfs-ff", N=24, B=2, P=2,
+          strip_expect=True),
+    _case("a2a reset-after-wait N=32 DFS ff", "specs/bug_a2a_reset_after_wait.sig", "dfs-ff", N=32,
+          strip_expect=True),
 )
 
 
@@ -85,73 +114,108 @@ class Run:
     seconds: float  # wall clock, end to end
     peak_mib: float | None
     note: str = ""
-    search_seconds: float | None = None  # pan alone (SPIN)
+    search_seconds: float | None = None  # pan alone (SPIN), wall
     store_bytes: float | None = None  # sigproof: bytes per state held by its visited-state store and links
+    cpu: float | None = None  # CPU seconds (user + sys), end to end (SPIN: export, spin, gcc and pan)
+    search_cpu: float | None = None  # pan alone (SPIN), CPU seconds
 
 
-def measured(cmd: list[str], cwd: Path, timeout: float):
-    """(completed process, wall seconds, peak RSS MiB) of one command; killed at the timeout,
-    the process has returncode -9 and the output it had written."""
-    timed = ["/usr/bin/time", "-v", *cmd] if Path("/usr/bin/time").exists() else cmd
+@dataclass
+class Measured:
+    proc: subprocess.CompletedProcess
+    wall: float
+    cpu: float | None  # user + sys of the command and everything it waited for
+    peak_mib: float | None
+    killed: bool  # the timeout killed it
+
+
+def measured(cmd: list[str], cwd: Path, timeout: float) -> Measured:
+    """One command under `timeout -s KILL` (and /usr/bin/time -v where it exists, for CPU
+    seconds and peak RSS: the killed command's are counted too, since `timeout` waits for
+    it). The process has the output it had written."""
+    # --foreground: the signal goes to the command alone, and timeout lives on to wait for it (so
+    # its CPU is counted); without it, KILL hits timeout's whole process group, timeout included
+    limit = ["timeout", "--foreground", "-s", "KILL", f"{max(1.0, timeout):.0f}"]
+    timed = (["/usr/bin/time", "-v"] if Path("/usr/bin/time").exists() else []) + limit + cmd
     start = time.monotonic()
-    try:
-        p = subprocess.run(timed, cwd=cwd, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired as e:
-        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
-        return subprocess.CompletedProcess(cmd, -9, out, ""), time.monotonic() - start, None
+    p = subprocess.run(timed, cwd=cwd, capture_output=True, text=True)
     wall = time.monotonic() - start
-    m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr)
-    return p, wall, int(m.group(1)) / 1024 if m else None
+    peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr)
+    user = re.search(r"User time \(seconds\): ([\d.]+)", p.stderr)
+    sys_ = re.search(r"System time \(seconds\): ([\d.]+)", p.stderr)
+    cpu = float(user.group(1)) + float(sys_.group(1)) if user and sys_ else None
+    killed = p.returncode == 128 + 9 or "status 137" in p.stderr
+    return Measured(p, wall, cpu, int(peak.group(1)) / 1024 if peak else None, killed)
 
 
-def run_sigproof(case: Case, timeout: float, memory_mib: int, store: str = "exact") -> Run:
-    cmd = ["sigproof", "check", case.spec, "--format", "json", "-j", "1", "--timeout", str(timeout),
-           "--max-memory", str(memory_mib), "--store", store]
+def prepared(spec: str, strip_expect: bool, work: Path) -> Path:
+    """The spec a tool is given: the file itself, or a copy without its `expect` lines."""
+    path = ROOT / spec
+    if not strip_expect:
+        return path
+    work.mkdir(parents=True, exist_ok=True)
+    out = work / path.name
+    out.write_text("".join(line for line in path.read_text().splitlines(keepends=True)
+                           if not line.lstrip().startswith("expect ")))
+    return out
+
+
+def run_sigproof(case: Case, timeout: float, memory_mib: int, work: Path, store: str = "exact") -> Run:
+    cmd = ["sigproof", "check", str(prepared(case.spec, case.strip_expect, work)), "--format", "json", "-j", "1",
+           "--timeout", str(timeout), "--max-memory", str(memory_mib), "--store", store]
     for k, v in case.params:
         cmd += ["-D", f"{k}={v}"]
     if case.search == "dfs-ff":
         cmd += ["--dfs", "--fail-fast"]
-    p, wall, peak = measured(cmd, ROOT, timeout + 30)
-    if p.returncode == -9:
-        return Run("timeout", None, wall, peak, f"killed after {timeout + 30:.0f} s")
+    m = measured(cmd, ROOT, timeout + 30)
+    p, wall, peak = m.proc, m.wall, m.peak_mib
+    if m.killed:
+        return Run("timeout", None, wall, peak, f"killed after {timeout + 30:.0f} s", cpu=m.cpu)
     try:
         r = json.loads(p.stdout)["results"][0]
     except (json.JSONDecodeError, KeyError, IndexError):
-        return Run("failed", None, wall, peak, (p.stderr.strip().splitlines() or ["?"])[-1][:80])
+        return Run("failed", None, wall, peak, (p.stderr.strip().splitlines() or ["?"])[-1][:80], cpu=m.cpu)
     covered = [v for v in r["violated"] if v in ("deadlock", "assertion", "overflow", "error")]
-    verdict = ",".join(covered) or "ok"
+    others = [v for v in r["violated"] if v not in covered]
+    verdict = ",".join(covered + others) or "ok"
     note = ""
     if r["status"] == "inconclusive":
         verdict, note = "inconclusive", "time or memory limit hit (states: explored by then)"
-    elif len(covered) < len(r["violated"]):
-        note = "also " + ",".join(v for v in r["violated"] if v not in covered) + " (not exported)"
-    return Run(verdict, r["stats"]["states"], wall, peak, note, store_bytes=r["stats"].get("store_bytes_per_state"))
+    elif others:
+        note = ",".join(others) + " not in the Promela export"
+    return Run(verdict, r["stats"]["states"], wall, peak, note, store_bytes=r["stats"].get("store_bytes_per_state"),
+               cpu=m.cpu)
 
 
 def run_spin(case: Case, timeout: float, memory_mib: int, work: Path) -> Run:
     work.mkdir(parents=True, exist_ok=True)
+    spec = prepared(case.spin_spec or case.spec, case.strip_expect, work / "spec")
     start = time.monotonic()
-    export = ["sigproof", "export", "--promela", str(ROOT / case.spec), "-o", str(work / "model.pml")]
+    cpu = 0.0
+    export = ["sigproof", "export", "--promela", str(spec), "-o", str(work / "model.pml")]
     for k, v in case.params:
         export += ["-D", f"{k}={v}"]
     steps = [export, ["spin", "-o2", "-a", "model.pml"],
              ["gcc", "-O2", "-DSAFETY", "-DNOREDUCE", f"-DMEMLIM={memory_mib}", "-DVECTORSZ=8192", "-o", "pan", "pan.c"]]
+    skeleton = "skeleton (no data_race in Promela): " + case.spin_spec if case.spin_spec else ""
     for cmd in steps:
-        try:
-            p = subprocess.run(cmd, cwd=work, capture_output=True, text=True,
-                               timeout=max(1.0, timeout - (time.monotonic() - start)))
-        except subprocess.TimeoutExpired:
-            return Run("timeout", None, time.monotonic() - start, None, f"{cmd[0]} killed at {timeout:.0f} s in all")
-        if p.returncode != 0:
-            return Run("failed", None, time.monotonic() - start, None, f"{cmd[0]} failed")
+        m = measured(cmd, work, timeout - (time.monotonic() - start))
+        cpu += m.cpu or 0.0
+        if m.killed:
+            return Run("timeout", None, time.monotonic() - start, None, f"{cmd[0]} killed at {timeout:.0f} s in all",
+                       cpu=cpu)
+        if m.proc.returncode != 0:
+            return Run("failed", None, time.monotonic() - start, None, f"{cmd[0]} failed", cpu=cpu)
     pan = ["./pan", "-m1000000", "-w24"] + (["-c0"] if case.search == "bfs" else [])
-    left = max(1.0, timeout - (time.monotonic() - start))
-    p, _, peak = measured(pan, work, left)
+    m = measured(pan, work, timeout - (time.monotonic() - start))
+    p, peak = m.proc, m.peak_mib
+    cpu += m.cpu or 0.0
     wall = time.monotonic() - start
-    if p.returncode == -9:
+    if m.killed:
         seen = re.findall(r"States=\s*([\d.e+]+)", p.stdout)
         reached = f", {float(seen[-1]):,.0f} states stored by then" if seen else ""
-        return Run("timeout", None, wall, peak, f"pan killed at {timeout:.0f} s in all{reached}")
+        return Run("timeout", None, wall, peak, "; ".join(x for x in (
+            skeleton, f"pan killed at {timeout:.0f} s in all{reached}") if x), cpu=cpu, search_cpu=m.cpu)
     out = p.stdout
     verdict = set()
     for line in out.splitlines():
@@ -161,19 +225,25 @@ def run_spin(case: Case, timeout: float, memory_mib: int, work: Path) -> Run:
             for kind in ("assertion", "overflow", "error"):
                 if f"assertion violated sigproof_{kind}" in line:
                     verdict.add(kind)
-    m = re.search(r"(\d+) states, stored", out)
+    states = re.search(r"(\d+) states, stored", out)
     e = re.search(r"pan: elapsed time ([\d.e+-]+) seconds", out)
-    note = ""
+    n = int(states.group(1)) if states else None
     if "reached -DMEMLIM bound" in out or "out of memory" in out:
-        return Run("inconclusive", int(m.group(1)) if m else None, wall, peak, "memory limit", None)
+        return Run("inconclusive", n, wall, peak, "memory limit", None, cpu=cpu, search_cpu=m.cpu)
     if "VECTORSZ too small" in out or ("Search not completed" in out and not verdict):
-        return Run("failed", int(m.group(1)) if m else None, wall, peak, "pan aborted: " + (
-            "state vector too large" if "VECTORSZ" in out else "search not completed"), None)
-    if "max search depth too small" in out:
-        note = "depth limit hit"
+        return Run("failed", n, wall, peak, "pan aborted: " + (
+            "state vector too large" if "VECTORSZ" in out else "search not completed"), None, cpu=cpu)
+    note = "; ".join(x for x in (skeleton, "depth limit hit" if "max search depth too small" in out else "") if x)
     order = [k for k in ("deadlock", "assertion", "overflow", "error") if k in verdict]
-    return Run(",".join(order) or "ok", int(m.group(1)) if m else None, wall, peak, note,
-               float(e.group(1)) if e else None)
+    return Run(",".join(order) or "ok", n, wall, peak, note, float(e.group(1)) if e else None,
+               cpu=cpu, search_cpu=m.cpu)
+
+
+def baseline_mib() -> float | None:
+    """Peak RSS of `sigproof check` on a 7-state spec: the interpreter and the libraries,
+    subtracted from each run's peak for its bytes per state (measured, not assumed)."""
+    m = measured(["sigproof", "check", "specs/doc_single_signal.sig", "--format", "json"], ROOT, 60)
+    return m.peak_mib
 
 
 def machine() -> str:
@@ -201,29 +271,31 @@ def _f(x, fmt):
     return "-" if x is None else format(x, fmt)
 
 
-def row(case: Case, s: Run, p: Run | None) -> str:
+def row(case: Case, s: Run, p: Run | None, baseline: float | None) -> str:
     both = p is not None and "timeout" not in (s.verdict, p.verdict)
-    ratio = _f(s.seconds / p.seconds, ".1f") if both and p.seconds else "-"
-    ratio_pan = _f(s.seconds / p.search_seconds, ".0f") if both and p.search_seconds else "-"
+    ratio = _f(s.cpu / p.cpu, ".1f") if both and s.cpu and p.cpu else "-"
+    ratio_pan = _f(s.cpu / p.search_cpu, ".0f") if both and s.cpu and p.search_cpu else "-"
     per_state = None
-    if s.states and s.peak_mib is not None:
-        per_state = max(0.0, s.peak_mib - BASELINE_MIB) * 2**20 / s.states
-    rate_s = s.states / s.seconds if s.states and s.seconds else None
-    rate_p = p.states / p.seconds if p and p.states and p.seconds else None
+    if s.states and s.peak_mib is not None and baseline is not None:
+        per_state = max(0.0, s.peak_mib - baseline) * 2**20 / s.states
+    us_s = 1e6 * s.cpu / s.states if s.states and s.cpu else None
+    us_p = 1e6 * p.search_cpu / p.states if p and p.states and p.search_cpu else None
+    per_state_ratio = _f(us_s / us_p, ".1f") if us_s and us_p and p.states >= 10_000 else "-"
     params = " ".join(f"{k}={v}" for k, v in case.params)
     notes = "; ".join(x for x in (s.note and f"sigproof: {s.note}", p and p.note and f"SPIN: {p.note}") if x)
     cells = [case.name, f"`{case.spec}` {params}", "BFS (all states)" if case.search == "bfs" else "DFS, first error",
              s.verdict, p.verdict if p else "-", _f(s.states, ","), _f(p and p.states, ","),
-             _f(s.seconds, ".2f"), _f(p and p.seconds, ".2f"), _f(p and p.search_seconds, ".2f"), ratio, ratio_pan,
-             _f(s.peak_mib, ".0f"), _f(p and p.peak_mib, ".0f"), _f(per_state, ".0f"), _f(s.store_bytes, ".0f"),
-             _f(rate_s, ",.0f"), _f(rate_p, ",.0f"), notes]
+             _f(s.cpu, ".2f"), _f(s.seconds, ".2f"), _f(p and p.cpu, ".2f"), _f(p and p.search_cpu, ".2f"),
+             ratio, ratio_pan, _f(us_s, ",.1f"), _f(us_p, ",.2f"), per_state_ratio,
+             _f(s.peak_mib, ".0f"), _f(p and p.peak_mib, ".0f"), _f(per_state, ".0f"), _f(s.store_bytes, ".0f"), notes]
     return "| " + " | ".join(cells) + " |"
 
 
 HEADER = ("| case | spec | search | sigproof verdict | SPIN verdict | sigproof states | SPIN states "
-          "| sigproof s | SPIN s (all) | pan s | ratio | ratio vs pan | sigproof MiB | SPIN MiB | sigproof B/state "
-          "| sigproof store B/state | sigproof states/s | SPIN states/s | notes |\n"
-          "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+          "| sigproof CPU s | sigproof wall s | SPIN CPU s (all) | pan CPU s | CPU ratio | CPU ratio vs pan "
+          "| sigproof µs/state | pan µs/state | per-state ratio | sigproof MiB | SPIN MiB | sigproof B/state "
+          "| sigproof store B/state | notes |\n"
+          "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 
 
 def main(argv=None) -> int:
@@ -243,20 +315,24 @@ def main(argv=None) -> int:
     cases = [c for c in CASES if not (args.quick and c.long) and (args.only is None or args.only in c.name)]
     skipped = [c for c in CASES if c not in cases]
     rows = []
+    baseline = baseline_mib()
     with tempfile.TemporaryDirectory(prefix="sigproof-bench-") as tmp:
         for k, case in enumerate(cases):
             print(f"[{k + 1}/{len(cases)}] {case.name}: sigproof ...", end="", flush=True, file=sys.stderr)
-            s = run_sigproof(case, args.timeout, args.memory, args.store)
-            print(f" {s.verdict} {s.seconds:.1f} s; SPIN ...", end="", flush=True, file=sys.stderr)
+            s = run_sigproof(case, args.timeout, args.memory, Path(tmp) / f"case{k}" / "sigproof", args.store)
+            print(f" {s.verdict} {_f(s.cpu, '.1f')} CPU s; SPIN ...", end="", flush=True, file=sys.stderr)
             p = run_spin(case, args.timeout, args.memory, Path(tmp) / f"case{k}") if have_spin else None
-            print(f" {p.verdict + f' {p.seconds:.1f} s' if p else 'not installed'}", file=sys.stderr)
-            rows.append(row(case, s, p))
+            told = f"{p.verdict} {_f(p.cpu, '.1f')} CPU s" if p else "not installed"
+            print(f" {told}", file=sys.stderr)
+            rows.append(row(case, s, p, baseline))
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     lines = ["# sigproof beside SPIN", "",
              f"Measured {when} with `python bench/run.py{' --quick' if args.quick else ''}"
              f"{f' --only {args.only}' if args.only else ''}{f' --store {args.store}' if args.store != 'exact' else ''}` (timeout {args.timeout:g} s and "
              f"{args.memory} MiB per tool and case).", "",
-             f"Machine: {machine()}.", "", HEADER, *rows, ""]
+             f"Machine: {machine()}.", "",
+             f"Baseline peak RSS (sigproof on a 7-state spec, subtracted for B/state): {_f(baseline, '.0f')} MiB.",
+             "", HEADER, *rows, ""]
     if skipped:
         lines += ["Not run this time: " + ", ".join(c.name for c in skipped) +
                   (" (long cases, left out by --quick)." if args.quick else "."), ""]

@@ -206,3 +206,32 @@ def test_reduced_search_with_data_on_outcomes_that_depend_on_order(text):
     notifies of both signs, a spinning poller and a choice: the shapes where dropping one of
     the data mode's conditions changes a verdict."""
     data_reduced_agrees(text)
+
+
+RACY = [p for p in SHIPPED if "expect data_race;" in p.read_text()]
+
+
+@pytest.mark.parametrize("path", RACY, ids=lambda p: p.name)
+def test_a_race_found_with_the_reduction_is_reported_as_the_plain_search_reports_it(path):
+    """checker.check._shortest_race: the reduced search's race trace follows the reduced graph;
+    an unreduced BFS up to RACE_BUDGET states gives the shortest one, as --no-por does."""
+    (plain,) = check_file(path, options=Options(por=False, symmetry=False))
+    (reduced,) = check_file(path)
+    assert reduced.stats.reduction == "partial-order"
+    (a,) = [v for v in plain.violations if v.property == "data_race"]
+    (b,) = [v for v in reduced.violations if v.property == "data_race"]
+    assert (b.message, b.trace) == (a.message, a.trace)
+
+
+def test_past_the_budget_the_reduced_race_trace_stays(monkeypatch):
+    import checker.check
+
+    path = ROOT / "specs" / "bug_data_done_before_siblings.sig"
+    (plain,) = check_file(path, options=Options(por=False, symmetry=False))
+    monkeypatch.setattr(checker.check, "RACE_BUDGET", 5)
+    (reduced,) = check_file(path)
+    assert reduced.violated == plain.violated == ["data_race"]
+    (a,) = plain.violations
+    (b,) = reduced.violations
+    assert len(b.trace) > len(a.trace)  # the reduced graph's trace: longer here, and still a race
+    assert b.race is not None and b.trace[-1].span == b.race.second.span

@@ -125,7 +125,7 @@ def _shortest_race(system, options: Options, deadline, violations: list) -> list
                  max_memory=options.max_memory, store=options.store)
     if "data_race" not in judge.found:
         return violations
-    shortest = judge._violation(ex, judge.found["data_race"])
+    shortest = judge.counterexample(ex, "data_race")
     return [shortest if v.property == "data_race" else v for v in violations]
 
 

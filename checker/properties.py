@@ -263,6 +263,10 @@ class Monitor:
         violations = [self._violation(ex, f) for f in self.found.values()]
         return violations, stop
 
+    def counterexample(self, ex: Exploration, prop: str) -> Violation:
+        """The Violation of the finding kept for `prop` (which must have one), with its trace."""
+        return self._violation(ex, self.found[prop])
+
     def _violation(self, ex: Exploration, f: Finding) -> Violation:
         steps, state = walk_to(self.system, ex, f.src, f.label)
         trace = trace_of(self.system, steps)

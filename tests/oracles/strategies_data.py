@@ -71,6 +71,32 @@ def data_specs(draw, max_statements: int = 3) -> str:
             f"kernel {{\n    {kernel}\n}}\n")
 
 
+def _sign(draw, op: str) -> str:
+    return "-" if op == "AtomicAdd" and draw(st.integers(0, 3)) == 0 else ""
+
+
+def _notify(draw, i, peer, v) -> str:
+    op = draw(st.sampled_from(("Set", "AtomicAdd", "AtomicAdd")))
+    return f"TNOTIFY(f[{i}] @ {peer}, {_sign(draw, op)}{v}, {op});"
+
+
+# kind -> (draw, element index, peer, value) -> statement; "data" falls back to `_stmt`
+_POR_FORMS = {
+    "load_assert": lambda draw, i, peer, v:
+        f"if (LOAD(f[{i}] @ {peer}) {draw(st.sampled_from(('>', '==', '<')))} {v - 1}) {{ assert(false); }}",
+    "cas_assert": lambda draw, i, peer, v: f"if (CAS(f[{i}] @ {peer}, 0, {v})) {{ assert(rank != 0); }}",
+    "fetch_assert": lambda draw, i, peer, v: f"{{ int old = FETCH_ADD(f[{i}] @ {peer}, 1); assert(old != {v}); }}",
+    "test_assert": lambda draw, i, peer, v:
+        f"assert(!TTEST(f[{i}], {v}, {draw(st.sampled_from(('GE', 'EQ', 'LE')))}));",
+    "notify": _notify,
+    "wait": lambda draw, i, peer, v: f"TWAIT(f[{i}], {v}, {draw(st.sampled_from(('GE', 'GE', 'EQ', 'LE')))});",
+    "poll": lambda draw, i, peer, v: f"while (!TTEST(f[{i}], {v}, GE)) {{ }}",
+    "choice": lambda draw, i, peer, v: (f"{{ int c = any(0, 1); if (c == 1) {{ TNOTIFY(f[{i}] @ {peer}, {v}, Set); }} "
+                                        f"else {{ assert(rank != 1); }} }}"),
+    "store": lambda draw, i, peer, v: f"STORE(f[{i}] @ {peer}, {v});",
+}
+
+
 @st.composite
 def _por_stmt(draw):
     """A statement whose outcome depends on the order of other processes' signal steps, for the
@@ -82,26 +108,9 @@ def _por_stmt(draw):
     i = draw(st.integers(0, 1))
     peer = draw(st.sampled_from(PEERS))
     v = draw(st.integers(1, 2))
-    if kind == "load_assert":
-        return f"if (LOAD(f[{i}] @ {peer}) {draw(st.sampled_from(('>', '==', '<')))} {v - 1}) {{ assert(false); }}"
-    if kind == "cas_assert":
-        return f"if (CAS(f[{i}] @ {peer}, 0, {v})) {{ assert(rank != 0); }}"
-    if kind == "fetch_assert":
-        return f"{{ int old = FETCH_ADD(f[{i}] @ {peer}, 1); assert(old != {v}); }}"
-    if kind == "test_assert":
-        return f"assert(!TTEST(f[{i}], {v}, {draw(st.sampled_from(('GE', 'EQ', 'LE')))}));"
-    if kind == "notify":
-        op = draw(st.sampled_from(("Set", "AtomicAdd", "AtomicAdd")))
-        sign = "-" if op == "AtomicAdd" and draw(st.integers(0, 3)) == 0 else ""
-        return f"TNOTIFY(f[{i}] @ {peer}, {sign}{v}, {op});"
-    if kind == "wait":
-        return f"TWAIT(f[{i}], {v}, {draw(st.sampled_from(('GE', 'GE', 'EQ', 'LE')))});"
-    if kind == "poll":
-        return f"while (!TTEST(f[{i}], {v}, GE)) {{ }}"
-    if kind == "choice":
-        return f"{{ int c = any(0, 1); if (c == 1) {{ TNOTIFY(f[{i}] @ {peer}, {v}, Set); }} else {{ assert(rank != 1); }} }}"
-    if kind == "store":
-        return f"STORE(f[{i}] @ {peer}, {v});"
+    form = _POR_FORMS.get(kind)
+    if form is not None:
+        return form(draw, i, peer, v)
     return draw(_stmt(async_ok=False))
 
 

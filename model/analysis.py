@@ -22,6 +22,7 @@ Element sets are integer bitmasks over global positions (rank * elems_per_rank +
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from model import cint
 from model import ir
@@ -190,6 +191,26 @@ _FAULTING = {"+", "-", "*", "/", "%", "<<", ">>"}
 def can_fault(e) -> bool:
     """Whether evaluating `e` may raise (division by zero, shift range, beyond 2^64)."""
     return any((isinstance(x, ir.Binary) and x.op in _FAULTING) or isinstance(x, ir.ArrayRead) for x in ir.walk(e))
+
+
+def may_fault(e, env: tuple, ctx: dict) -> bool:
+    """Whether evaluating `e` may raise under `env` (`can_fault`, asked of the values)."""
+    for x in ir.walk(e):
+        if isinstance(x, ir.ArrayRead):
+            i = evaluate(x.index, env, ctx)
+            if i is TOP or not all(0 <= k < len(x.elems) for k in i):
+                return True
+        elif isinstance(x, (ir.Binary, ir.Unary)) and (x.op in _FAULTING or isinstance(x, ir.Unary)):
+            args = [evaluate(y, env, ctx) for y in ((x.left, x.right) if isinstance(x, ir.Binary) else (x.operand,))]
+            if any(a is TOP for a in args) or len(args[0]) * len(args[-1]) > CAP * CAP:
+                return True
+            op = cint.BINARY[x.op] if isinstance(x, ir.Binary) else cint.UNARY[x.op]
+            try:
+                for combo in itertools.product(*args):
+                    op(*combo, x.span)
+            except ModelError:
+                return True
+    return False
 
 
 def operands(ins) -> tuple:
@@ -462,7 +483,7 @@ class Analysis:
         hit = self._footprints.get(key)
         if hit is None:
             envs, ctx = self.envs(kind, rank, block)
-            hit = tuple(self._footprint(ins, env, ctx, rank) for ins, env in zip(self.codes[kind].instrs, envs))
+            hit = tuple(self.footprint(ins, env, ctx, rank) for ins, env in zip(self.codes[kind].instrs, envs))
             self._footprints[key] = hit
         return hit
 
@@ -474,7 +495,7 @@ class Analysis:
         code = self.codes[kind]
         ctx = self.ctx(kind, rank, block, launch_id if self.program.uses_launch_id else 0)
         envs = interpret(code, ctx, pc, tuple(frozenset((v,)) for v in locals_), self._faults(ctx, rank))
-        return envs, [self._footprint(ins, env, ctx, rank) for ins, env in zip(code.instrs, envs)], ctx
+        return envs, [self.footprint(ins, env, ctx, rank) for ins, env in zip(code.instrs, envs)], ctx
 
     def _faults(self, ctx: dict, rank: int):
         """`faults(ins, env)` for interpret: a signal or data view that names no element it may
@@ -496,7 +517,7 @@ class Analysis:
 
         return faults
 
-    def _footprint(self, ins, env, ctx, rank) -> Footprint:
+    def footprint(self, ins, env, ctx, rank) -> Footprint:
         if env is None or not isinstance(ins, ir.SIGNAL_INSTRS):
             return Footprint(0, 0, 0)
         p = self.program

@@ -67,7 +67,7 @@ class _Future:
     (the instruction itself included), as bitmasks of global positions."""
 
     __slots__ = ("rw", "w", "s", "m", "r_up", "r_down", "w_up", "w_down", "reads", "later", "lg", "now_r", "now_w",
-                 "info")
+                 "info", "own", "gates", "gate")
 
     def __init__(self, n):
         self.rw = [0] * n  # any access
@@ -85,9 +85,13 @@ class _Future:
         #                        operand values or TOP)
         self.now_r = [0] * n  # the instruction's own reads
         self.now_w = [0] * n  # ... and writes
+        self.own = None  # a kernel block: {field: per instruction, its own masks} (before the suffix unions)
+        self.gate = [False] * n  # a TWAIT that can be a gate (`Reduction._gated`): one element, or atomic, never faults
+        self.gates = {}  # (pc, wait pc) -> the `_CONFLICT` masks of what is reachable from pc short of the wait
 
 
 _FIELDS = ("rw", "w", "s", "m", "r_up", "r_down", "w_up", "w_down", "reads")
+_CONFLICT = ("rw", "w", "s", "r_up", "r_down", "w_up", "w_down", "lg")  # the masks a conflict is judged on
 _POSITIONS = ("rw", "w", "s", "m", "r_up", "r_down", "w_up", "w_down", "later", "lg", "now_r", "now_w")  # masks of elements
 _UP, _DOWN = RISING_CMPS, FALLING_CMPS
 
@@ -102,6 +106,26 @@ def _bits(mask: int):
 def _single(view: ir.View) -> bool:
     """Whether a view names one element (an index for every dimension)."""
     return len(view.selectors) == len(view.shape()[1]) and all(isinstance(x, ir.Index) for x in view.selectors)
+
+
+def _safe(ins: ir.Wait, env, ctx) -> bool:
+    """Whether a TWAIT on its own rank surely cannot fault under `env`: indices in range and
+    no operand that may raise (a wait that faults is a step whatever the values)."""
+    if ins.view.at is not None or A.may_fault(ins.value, env, ctx):
+        return False
+    _, dims, _, _ = ins.view.shape()
+    for sel, d in zip(ins.view.selectors, dims):
+        if not isinstance(sel, ir.Index) or A.may_fault(sel.expr, env, ctx):
+            return False
+        v = A.evaluate(sel.expr, env, ctx)
+        if v is A.TOP or not all(0 <= x < d for x in v):
+            return False
+    return True
+
+
+# statements that leave a block's locals as they are (a failed assert or a fault stops the
+# block: following it further only adds to what it may do)
+_LOCALS_STAY = (ir.Wait, ir.Notify, ir.Fence, ir.Access, ir.Store, ir.Reset, ir.Assert, ir.Observe, ir.BlockBarrier)
 
 
 class Reduction:
@@ -181,6 +205,8 @@ class Reduction:
         self.reduced = 0  # states where a proper subset was kept
         self._refined: dict = {}  # (rank, block, launch id, pc, locals) -> _Future from there
         self._ways: dict = {}  # (block, launch id, pc, locals) -> the wait it surely reaches, or None
+        self._paths: dict = {}  # (block, launch id, pc, locals) -> `_way`
+        self._waits: dict = {}  # (process, launch count, pc, locals) -> what its blocked TWAIT reads
         self._standing: dict = {}  # (process, entry, next entry, launch counts) -> `_still_touched`
         self._cur: dict = {}  # per state: process -> its _Future from where it stands
 
@@ -232,6 +258,9 @@ class Reduction:
             setattr(g, name, [image(m) for m in getattr(f, name)])
         g.reads = f.reads
         g.info = [None if x is None else (image(x[0]),) + x[1:] for x in f.info]
+        if f.own is not None:
+            g.own = {name: [image(m) for m in col] for name, col in f.own.items()}
+        g.gate = f.gate
         return g
 
     def _reachable(self, kind, r, b, start=None) -> _Future:
@@ -260,30 +289,15 @@ class Reduction:
             f.w[pc] = fp.writes | touched
             f.s[pc] = fp.sets
             f.m[pc] = fp.reads & g
-            r_up = r_down = fp.reads
             mono = isinstance(ins, ir.Wait) and (s.atomic_waits or _single(ins.view))
-            if mono:
-                if ins.cmp in _UP:
-                    r_up &= g
-                elif ins.cmp in _DOWN:
-                    r_down &= g
-            f.r_up[pc], f.r_down[pc] = r_up, r_down
+            f.r_up[pc], f.r_down[pc], f.w_up[pc], f.w_down[pc] = self._monotone(ins, fp, env, ctx)
             if isinstance(ins, ir.READ_INSTRS) and fp.reads and env is not None:
                 f.reads[pc] = 1 << pc
                 values = A.evaluate(ins.value, env, ctx)
                 lo, hi = (None, None) if values is A.TOP or not values else (min(values), max(values))
                 f.info[pc] = (fp.reads, ins.cmp, lo, hi, mono, values)
-            w_up = w_down = fp.writes
-            if isinstance(ins, ir.Notify) and ins.op == ir.SET:
-                w_up &= ~self.rising
-            elif isinstance(ins, ir.Notify) and env is not None:
-                values = A.evaluate(ins.value, env, ctx)
-                if values is not A.TOP and values:
-                    if min(values) >= 0:
-                        w_up &= g
-                    if max(values) <= 0:
-                        w_down &= g
-            f.w_up[pc], f.w_down[pc] = w_up, w_down
+                f.gate[pc] = mono and values is not A.TOP and isinstance(ins, ir.Wait) and _safe(ins, env, ctx)
+            w_up, w_down = f.w_up[pc], f.w_down[pc]
             if fp.writes and start is None:  # the element classes are the static analysis's
                 values = A.evaluate(ins.value, env, ctx) if isinstance(ins, ir.Notify) and ins.op == ir.SET \
                     and env is not None else A.TOP
@@ -305,6 +319,8 @@ class Reduction:
                     getattr(f, name)[pc0] |= u[name]
             f.later[pc0] = u["rw"]
             f.lg[pc0] = self.ghost & (((1 << s.E) - 1) << (r * s.E))
+        if kind == "kernel":
+            f.own = {name: list(getattr(f, name)) for name in _CONFLICT}
         changed = True
         while changed:
             changed = False
@@ -318,6 +334,36 @@ class Reduction:
                         col[pc] = m
                         changed = True
         return f
+
+    def _monotone(self, ins, fp, env, ctx) -> tuple:
+        """(r_up, r_down, w_up, w_down) of one instruction with footprint `fp` under `env`: the
+        reads whose outcome an increase (a decrease) can change, the writes other than
+        AtomicAdds of values >= 0 (<= 0); ghost elements count whatever the values."""
+        g = self.ghost
+        r_up = r_down = fp.reads
+        if isinstance(ins, ir.Wait) and (self.system.atomic_waits or _single(ins.view)):
+            if ins.cmp in _UP:
+                r_up &= g
+            elif ins.cmp in _DOWN:
+                r_down &= g
+        w_up = w_down = fp.writes
+        if isinstance(ins, ir.Notify) and ins.op == ir.SET:
+            w_up &= ~self.rising
+        elif isinstance(ins, ir.Notify) and env is not None:
+            values = A.evaluate(ins.value, env, ctx)
+            if values is not A.TOP and values:
+                if min(values) >= 0:
+                    w_up &= g
+                if max(values) <= 0:
+                    w_down &= g
+        return r_up, r_down, w_up, w_down
+
+    def _conflict_masks(self, ins, env, ctx, r: int) -> tuple:
+        """The `_CONFLICT` masks of one kernel instruction under `env` (as `_reachable` makes them)."""
+        fp = self.system.analysis.footprint(ins, env, ctx, r)
+        touched = self._data_touch(ins, env, ctx, r) if self.data else 0
+        r_up, r_down, w_up, w_down = self._monotone(ins, fp, env, ctx)
+        return (fp.reads | fp.writes | touched, fp.writes | touched, fp.sets, r_up, r_down, w_up, w_down, 0)
 
     def _data_touch(self, ins, env, ctx, rank: int) -> int:
         """The data mode: what a data statement may touch beyond its footprint, as a mask (the
@@ -417,6 +463,30 @@ class Reduction:
         if any(holds(values[q], c) for q in positions) if len(positions) > 1 else holds(values[positions[0]], c):
             return None
         return m, written
+
+    def _waiting_on(self, i: int, entry, launches) -> int:
+        """The elements a blocked TWAIT of process i reads at its current locals (cached): its
+        locals cannot change while it waits, so only a write of one of them can let it pass.
+        The future's own mask of the instruction is the union over every pass of a loop around
+        it (a root waiting for peer 1 would need the writers of every peer's flag)."""
+        key = (i, launches[(i - self.R) // self.B] if launches and i >= self.R else 0, entry[0], entry[2])
+        hit = self._waits.get(key)
+        if hit is None:
+            s = self.system
+            an = s.analysis
+            if i < self.R:
+                r, ctx = i, an.ctx("host", i)
+            else:
+                r, b = divmod(i - self.R, self.B)
+                lid = launches[r] - 1 if launches else 0
+                ctx = an.ctx("kernel", r, b, lid if s.program.uses_launch_id else 0)
+            ins = self._instrs[i >= self.R][entry[0]]
+            env = tuple(frozenset((v,)) for v in entry[2])
+            hit = A.view_positions(ins.view, env, ctx, r, s.R, s.E) & self._cur[i].now_r[entry[0]]
+            if len(self._waits) > 200_000:
+                self._waits.clear()
+            self._waits[key] = hit
+        return hit
 
     def _way_to_wait(self, k: int, lid: int, entry) -> tuple | None:
         """(elements, Sets' elements on the way, cmp, operand) of the TWAIT of own elements that
@@ -618,6 +688,111 @@ class Reduction:
             return True
         return False
 
+    def _gated(self, j: int, entry, launches, values, running, fut, conflicts) -> tuple:
+        """Block j's future conflicts with a step, but perhaps only beyond a TWAIT that cannot
+        pass now: the gatekeeper sets (the running processes that may write what such a wait
+        reads), one per TWAIT w of j's future such that nothing j may do before reaching w
+        conflicts with the step or writes what w reads. If one of these sets is in the stubborn
+        set, j is not needed: no sequence of steps outside the set can change what w reads, so
+        j cannot get past w (and to its conflicting steps) before a kept process moves."""
+        out = []
+        # the TWAITs on the block's own way from its locals: each with what comes before it
+        for before, positions, cmp, c in self._way(j, entry, launches):
+            holds = COMPARE[cmp]
+            if any(holds(values[q], c) for q in _bits(positions)):
+                continue  # it may pass now
+            if conflicts(j, before):
+                break  # (and so does everything before a later one)
+            if not before[1] & positions:
+                out.append(frozenset(k for k in running if k != j and fut[k][1] & positions))
+        # any TWAIT of its future, with everything reachable short of it
+        f = self._cur[j]
+        pc = entry[0]
+        for w in _bits(f.reads[pc]):
+            if not f.gate[w]:
+                continue
+            positions, cmp, _, _, _, operands = f.info[w]
+            holds = COMPARE[cmp]
+            if any(holds(values[q], c) for q in _bits(positions) for c in operands):
+                continue  # it may pass now
+            before = f.gates.get((pc, w))
+            if before is None:
+                before = f.gates[(pc, w)] = self._short_of(f, pc, w)
+            if before[1] & positions or conflicts(j, before):
+                continue
+            out.append(frozenset(k for k in running if k != j and fut[k][1] & positions))
+        return tuple(out)
+
+    def _way(self, j: int, entry, launches) -> tuple:
+        """The TWAITs (one element or atomic, that cannot fault) that block j meets on its way
+        from `entry`, followed on its own locals for as long as they stay known (through
+        assignments, branches, jumps and the statements that leave the locals alone; not past
+        a TTEST, LOAD, FETCH_ADD, CAS, choice or event), each as (the `_CONFLICT` masks of
+        the statements before it on the way, its elements, cmp, operand). Cached per entry."""
+        r, b = divmod(j - self.R, self.B)
+        lid = launches[r] - 1 if launches else 0
+        key = (j, lid, entry[0], entry[2])
+        hit = self._paths.get(key)
+        if hit is not None:
+            return hit
+        s = self.system
+        an = s.analysis
+        ctx = an.ctx("kernel", r, b, lid if s.program.uses_launch_id else 0)
+        code = an.codes["kernel"]
+        pc, L = entry[0], list(entry[2])
+        masks = [0] * len(_CONFLICT)
+        out = []
+        for _ in range(256):
+            ins = code.instrs[pc]
+            cls = ins.__class__
+            env = tuple(frozenset((v,)) for v in L)
+            nxt = pc + 1
+            if cls is ir.Wait:
+                if (s.atomic_waits or _single(ins.view)) and _safe(ins, env, ctx):
+                    m = A.view_positions(ins.view, env, ctx, r, s.R, s.E)
+                    v = A.evaluate(ins.value, env, ctx)
+                    if m and v is not A.TOP and len(v) == 1:
+                        out.append((tuple(masks), m, ins.cmp, next(iter(v))))
+            elif cls is ir.Assign or cls is ir.Branch:
+                e = ins.value if cls is ir.Assign else ins.cond
+                v = None if A.may_fault(e, env, ctx) else A.evaluate(e, env, ctx)
+                if v is None or v is A.TOP or len(v) != 1:
+                    break
+                if cls is ir.Assign:
+                    L[ins.slot] = next(iter(v))
+                elif not next(iter(v)):
+                    nxt = ins.target
+            elif cls is ir.Jump:
+                nxt = ins.target
+            elif not (cls in _LOCALS_STAY or (cls is ir.Copy and ins.event is None)):
+                break  # a return, or a statement that gives a local a value of its own
+            for k, m in enumerate(self._conflict_masks(ins, env, ctx, r)):
+                masks[k] |= m
+            pc = nxt
+        hit = tuple(out)
+        if len(self._paths) > 200_000:
+            self._paths.clear()
+        self._paths[key] = hit
+        return hit
+
+    def _short_of(self, f: _Future, pc: int, w: int) -> tuple:
+        """The `_CONFLICT` masks of what a block may do from pc before it reaches instruction w
+        (every instruction reachable from pc on a path that does not pass w)."""
+        code = self.system.analysis.codes["kernel"]
+        own = f.own
+        masks = [0] * len(_CONFLICT)
+        seen = {pc} if pc != w else set()
+        work = list(seen)
+        while work:
+            q = work.pop()
+            for k, name in enumerate(_CONFLICT):
+                masks[k] |= own[name][q]
+            for nxt in A.successors(code, q):
+                if nxt != w and nxt not in seen:
+                    seen.add(nxt)
+                    work.append(nxt)
+        return tuple(masks)
+
     def _choose(self, procs, moving, touch, nsteps, values, launches):
         """The processes of the smallest stubborn set found (one seed per moving process), or
         None when every one of them needs all the steps."""
@@ -666,23 +841,34 @@ class Reduction:
             own_host = (i - R) // B if i >= R else -1
             ins = self._instrs[i >= R][pc]
             out = []
+            gated = []  # (j, gatekeeper sets): j is needed unless one of the sets is in the stubborn set
             if i in moving:
                 w_up, w_down, w_nop, w_set, w_any, r_up, r_down, r_any, barrier, m_now, l_now = touch[i]
+
+                def conflicts(j: int, masks: tuple) -> bool:
+                    """Whether a step of j that touches `masks` may not commute with i's step."""
+                    rw, w, s, fr_up, fr_down, fw_up, fw_down, lg = masks
+                    return bool((w_any & (rw | lg))                          # an arbitrary write: anything
+                                or (l_now & s & ~same_set)                       # a launch: later overwrites
+                                or ((w_up & ~up_only) | (w_down & ~down_only)) & w & ~bounded  # adds: other writes
+                                or (w_nop & (w | (fr_up & fr_down)))             # a write of the same value
+                                or (r_any & w) or (r_up & fw_up) or (r_down & fw_down)  # reads: writes that matter
+                                or (m_now & s & ~same_set)                       # a reader: later overwrites
+                                or (w_set & w & ~same_set)                       # a Set: other writes
+                                or (w_set & (fr_up | fr_down) and not self._blocked(j, procs[j][0], w_set, values))
+                                or (w_up & fr_up and self._falsified(j, procs[j][0], w_up, True, values))
+                                or (w_down & fr_down and self._falsified(j, procs[j][0], w_down, False, values)))
+
                 for j in running:
                     if j == i or j == own_host:
                         continue
-                    rw, w, s, fr_up, fr_down, fw_up, fw_down, lg = fut[j]
-                    if ((w_any & (rw | lg))                                  # an arbitrary write: anything
-                            or (l_now & s & ~same_set)                           # a launch: later overwrites
-                            or ((w_up & ~up_only) | (w_down & ~down_only)) & w & ~bounded  # adds: other writes
-                            or (w_nop & (w | (fr_up & fr_down)))                 # a write of the same value
-                            or (r_any & w) or (r_up & fw_up) or (r_down & fw_down)  # reads: writes that matter
-                            or (m_now & s & ~same_set)                           # a reader: later overwrites
-                            or (w_set & w & ~same_set)                           # a Set: other writes
-                            or (w_set & (fr_up | fr_down) and not self._blocked(j, procs[j][0], w_set, values))
-                            or (w_up & fr_up and self._falsified(j, procs[j][0], w_up, True, values))
-                            or (w_down & fr_down and self._falsified(j, procs[j][0], w_down, False, values))):
-                        if not (j < R and stuck(j, i)):
+                    if conflicts(j, fut[j]):
+                        if j < R and stuck(j, i):
+                            continue
+                        gates = self._gated(j, procs[j], launches, values, running, fut, conflicts) if j >= R else None
+                        if gates:
+                            gated.append((j, gates))
+                        else:
                             out.append(j)
                 out.extend(h for h in barrier if h != i)
             elif isinstance(ins, ir.Join):
@@ -691,27 +877,27 @@ class Reduction:
                 base = R + i * B
                 blocks = [k for k in range(base, base + B) if procs[k] is not None]
                 if all(procs[k][1] >= 0 for k in blocks):
-                    hit = need_cache[i] = (tuple(out), tuple(blocks))
+                    hit = need_cache[i] = (tuple(out), tuple(blocks), ())
                     return hit
             elif isinstance(ins, ir.HostBarrier):  # one host that has not arrived must move first
                 late = [h for h in range(R) if procs[h] is None or not isinstance(
                     self._instrs[0][procs[h][0]], ir.HostBarrier)]
                 if all(procs[h] is not None and procs[h][1] >= 0 for h in late):
-                    hit = need_cache[i] = (tuple(out), tuple(late))
+                    hit = need_cache[i] = (tuple(out), tuple(late), ())
                     return hit
             elif isinstance(ins, ir.BlockBarrier):  # likewise one block of the rank that has not arrived
                 base = R + own_host * B
                 late = [k for k in range(base, base + B) if procs[k] is None or not isinstance(
                     self._instrs[1][procs[k][0]], ir.BlockBarrier)]
                 if all(procs[k] is not None and procs[k][1] >= 0 for k in late):
-                    hit = need_cache[i] = (tuple(out), tuple(late))
+                    hit = need_cache[i] = (tuple(out), tuple(late), ())
                     return hit
-            else:  # a blocked wait: whoever may write what it reads
-                reads = kinds[i].now_r[pc]
+            else:  # a blocked wait: whoever may write what it reads (now, at its own locals)
+                reads = self._waiting_on(i, procs[i], launches) if ins.__class__ is ir.Wait else kinds[i].now_r[pc]
                 for j in running:
                     if j != i and j != own_host and reads & fut[j][1]:
                         out.append(j)
-            hit = need_cache[i] = (tuple(out), ())
+            hit = need_cache[i] = (tuple(out), (), tuple(gated))
             return hit
 
         best = None
@@ -721,10 +907,19 @@ class Reduction:
             members = {seed}
             work = [seed]
             size = 0
-            while work and size < best_size:
+            pending = []  # gated conflicts: settled once nothing else is left to add
+            while size < best_size:
+                if not work:
+                    # a gated j is needed unless every writer of one of its gate waits is in
+                    work = [j for j, gates in pending if j not in members and
+                            not any(g <= members for g in gates)]
+                    members.update(work)
+                    pending = []
+                    if not work:
+                        break
                 i = work.pop()
                 size += len(moving.get(i, ()))
-                out, one_of = needs(i)
+                out, one_of, gated = needs(i)
                 for j in out:
                     if j not in members:
                         members.add(j)
@@ -733,7 +928,8 @@ class Reduction:
                     j = next((k for k in one_of if k not in moving), one_of[0])
                     members.add(j)
                     work.append(j)
-            if not work and size < best_size:
+                pending.extend(gated)
+            if not work and not pending and size < best_size:
                 best, best_size = members, size
                 if size == 1:
                     break

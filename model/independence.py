@@ -11,8 +11,11 @@ start from one process that can move and close the set under "must come along":
   lives, a step of a possible reader of an element the other may Set or reset (the step can
   drop the reader's pending mark, and the judgement of an overwrite depends on the readers'
   positions);
+- a block whose future conflicts only beyond a TWAIT it cannot pass now is not needed if
+  every process that may write what that TWAIT reads is in the set (or, for a GE/GT count,
+  if those left out can only add, and less than it lacks): `_gated`;
 - a process that cannot move needs every process that may enable it: the writers of the
-  element its wait reads, the blocks its `launch` waits for, the hosts a `host_barrier`
+  elements its wait reads at its locals, the blocks its `launch` waits for, the hosts a `host_barrier`
   waits for, the blocks of its rank a `block_barrier` waits for (one that has not arrived
   is enough: none of them can pass before it moves).
 
@@ -33,10 +36,12 @@ Programs with data statements (buffers, TPUT/TGET, READ/WRITE, LOAD/STORE/FETCH_
 events, fences) are reduced in the *data mode*: their state carries happens-before clocks
 (model/hb.py), so a signal step does more than change a value: a write starts or extends
 the element's release sequence and a passing read acquires it. Every rule that lets two
-steps on one element commute because of their values (adds that commute, writes that
-cannot falsify a wait, Sets of one value, increases of rising elements) is off, by taking
-every access of a step as an arbitrary one (`_touch`): its writes conflict with every other
-access of the element, its reads with every write. A data statement counts, for itself and
+steps on one element commute because of their values (writes that cannot falsify a wait,
+Sets of one value, increases of rising elements) is off, by taking every access of a step
+as an arbitrary one (`_touch`): its writes conflict with every other access of the
+element, its reads with every write. Only two AtomicAdds of one direction (on an element
+only ever added to that way, or whose adds cannot overflow) still commute: each extends the
+release sequence by joining its clock, in either order. A data statement counts, for itself and
 in every future that may reach it, as a write of every element it may touch (a LOAD of its
 signal element, copies and accesses of their buffer elements, placed after the signal
 elements in the masks; STORE, FETCH_ADD and CAS write their element already); events and
@@ -126,6 +131,13 @@ def _safe(ins: ir.Wait, env, ctx) -> bool:
 # statements that leave a block's locals as they are (a failed assert or a fault stops the
 # block: following it further only adds to what it may do)
 _LOCALS_STAY = (ir.Wait, ir.Notify, ir.Fence, ir.Access, ir.Store, ir.Reset, ir.Assert, ir.Observe, ir.BlockBarrier)
+
+
+def _kept(gate: tuple, members) -> bool:
+    """Whether the stubborn set `members` holds gate (keepers, counted adders, what the wait
+    lacks): every keeper is in, and the counted adders left out cannot add what it lacks."""
+    keepers, counted, lacks = gate
+    return keepers <= members and sum(n for k, n in counted if k not in members) < max(lacks, 1)
 
 
 class Reduction:
@@ -290,7 +302,7 @@ class Reduction:
             f.s[pc] = fp.sets
             f.m[pc] = fp.reads & g
             mono = isinstance(ins, ir.Wait) and (s.atomic_waits or _single(ins.view))
-            f.r_up[pc], f.r_down[pc], f.w_up[pc], f.w_down[pc] = self._monotone(ins, fp, env, ctx)
+            f.r_up[pc], f.r_down[pc], f.w_up[pc], f.w_down[pc] = self._monotone(ins, fp, env, ctx, touched)
             if isinstance(ins, ir.READ_INSTRS) and fp.reads and env is not None:
                 f.reads[pc] = 1 << pc
                 values = A.evaluate(ins.value, env, ctx)
@@ -335,11 +347,24 @@ class Reduction:
                         changed = True
         return f
 
-    def _monotone(self, ins, fp, env, ctx) -> tuple:
+    def _monotone(self, ins, fp, env, ctx, touched: int) -> tuple:
         """(r_up, r_down, w_up, w_down) of one instruction with footprint `fp` under `env`: the
         reads whose outcome an increase (a decrease) can change, the writes other than
         AtomicAdds of values >= 0 (<= 0); ghost elements count whatever the values."""
         g = self.ghost
+        if self.data:
+            # the data mode: a read acquires the release clock that any write moves; a Set
+            # starts a new release sequence; only AtomicAdds extend it, and commute
+            r_any = fp.reads | touched
+            w_up = w_down = fp.writes | touched
+            if isinstance(ins, ir.Notify) and ins.op != ir.SET and env is not None:
+                values = A.evaluate(ins.value, env, ctx)
+                if values is not A.TOP and values:
+                    if min(values) >= 0:
+                        w_up &= g
+                    if max(values) <= 0:
+                        w_down &= g
+            return r_any, r_any, w_up, w_down
         r_up = r_down = fp.reads
         if isinstance(ins, ir.Wait) and (self.system.atomic_waits or _single(ins.view)):
             if ins.cmp in _UP:
@@ -362,7 +387,7 @@ class Reduction:
         """The `_CONFLICT` masks of one kernel instruction under `env` (as `_reachable` makes them)."""
         fp = self.system.analysis.footprint(ins, env, ctx, r)
         touched = self._data_touch(ins, env, ctx, r) if self.data else 0
-        r_up, r_down, w_up, w_down = self._monotone(ins, fp, env, ctx)
+        r_up, r_down, w_up, w_down = self._monotone(ins, fp, env, ctx, touched)
         return (fp.reads | fp.writes | touched, fp.writes | touched, fp.sets, r_up, r_down, w_up, w_down, 0)
 
     def _data_touch(self, ins, env, ctx, rank: int) -> int:
@@ -598,10 +623,18 @@ class Reduction:
                     r_down |= bit
                 else:
                     r_any |= bit
-        if self.data:  # the data mode: every access by element, whatever the values
-            w_any |= w_up | w_down | w_nop | w_set | f.now_w[pc]
-            r_any |= r_up | r_down | f.now_r[pc]
-            w_up = w_down = w_nop = w_set = r_up = r_down = 0
+        if self.data:  # the data mode: every access by element, whatever the values, but for
+            # AtomicAdds of one direction to elements only ever added to that way (or whose adds
+            # cannot overflow): their release sequence joins the adders' clocks in either order
+            if notify and ins.op != ir.SET:
+                adds_up, adds_down = w_up & (self.up_only | self.bounded_adds), w_down & (self.down_only | self.bounded_adds)
+            else:
+                adds_up = adds_down = 0
+            data_now = ins.__class__ in _DATA
+            w_any |= (w_up & ~adds_up) | (w_down & ~adds_down) | w_nop | w_set | (f.now_w[pc] if data_now else 0)
+            r_any |= r_up | r_down | (f.now_r[pc] if data_now else 0)
+            w_up, w_down = adds_up, adds_down
+            w_nop = w_set = r_up = r_down = 0
         # a launch re-bases the pending marks of its rank's ghost elements on the new launch: it
         # commutes with notifications (their marks are relative), not with overwrites (whose
         # judgement reads the readers' positions)
@@ -688,23 +721,35 @@ class Reduction:
             return True
         return False
 
-    def _gated(self, j: int, entry, launches, values, running, fut, conflicts) -> tuple:
+    def _gated(self, j: int, procs, launches, values, running, fut, conflicts) -> tuple:
         """Block j's future conflicts with a step, but perhaps only beyond a TWAIT that cannot
         pass now: the gatekeeper sets (the running processes that may write what such a wait
         reads), one per TWAIT w of j's future such that nothing j may do before reaching w
         conflicts with the step or writes what w reads. If one of these sets is in the stubborn
         set, j is not needed: no sequence of steps outside the set can change what w reads, so
         j cannot get past w (and to its conflicting steps) before a kept process moves."""
+        entry = procs[j]
         out = []
         # the TWAITs on the block's own way from its locals: each with what comes before it
-        for before, positions, cmp, c in self._way(j, entry, launches):
+        for before, positions, cmp, c in self._way(j, entry, launches)[0]:
             holds = COMPARE[cmp]
             if any(holds(values[q], c) for q in _bits(positions)):
                 continue  # it may pass now
             if conflicts(j, before):
                 break  # (and so does everything before a later one)
-            if not before[1] & positions:
-                out.append(frozenset(k for k in running if k != j and fut[k][1] & positions))
+            if before[1] & positions:
+                continue
+            keepers = [k for k in running if k != j and fut[k][1] & positions]
+            if cmp in _UP and not positions & (positions - 1):
+                # a count: the writers left out may add, as long as all they can still add
+                # cannot make up what it lacks (each block's adds on its own way to its end)
+                (q,) = _bits(positions)
+                lacks = c - values[q] + (not COMPARE[cmp](c, c))  # GT needs one more than GE
+                counted = [(k, self._adds(k, q, procs, launches)) for k in keepers]
+                out.append((frozenset(k for k, n in counted if n is None),
+                            tuple((k, n) for k, n in counted if n), lacks))
+            else:
+                out.append((frozenset(keepers), (), 0))
         # any TWAIT of its future, with everything reachable short of it
         f = self._cur[j]
         pc = entry[0]
@@ -720,8 +765,17 @@ class Reduction:
                 before = f.gates[(pc, w)] = self._short_of(f, pc, w)
             if before[1] & positions or conflicts(j, before):
                 continue
-            out.append(frozenset(k for k in running if k != j and fut[k][1] & positions))
+            out.append((frozenset(k for k in running if k != j and fut[k][1] & positions), (), 0))
         return tuple(out)
+
+    def _adds(self, k: int, q: int, procs, launches) -> int | None:
+        """All that process k can still add to element q, when it can only add to it (None:
+        it may write it otherwise, or add without a bound known here): a block's AtomicAdds
+        on its way (`_way`) when nothing it may do past the way's end writes q."""
+        if k < self.R:
+            return None
+        _, adds, other, rest = self._way(k, procs[k], launches)
+        return None if (other | rest) >> q & 1 else adds.get(q, 0)
 
     def _way(self, j: int, entry, launches) -> tuple:
         """The TWAITs (one element or atomic, that cannot fault) that block j meets on its way
@@ -742,6 +796,9 @@ class Reduction:
         pc, L = entry[0], list(entry[2])
         masks = [0] * len(_CONFLICT)
         out = []
+        adds: dict = {}  # element -> the AtomicAdds of values >= 0 on the way
+        other = 0  # elements written otherwise on the way
+        rest = None
         for _ in range(256):
             ins = code.instrs[pc]
             cls = ins.__class__
@@ -764,12 +821,26 @@ class Reduction:
                     nxt = ins.target
             elif cls is ir.Jump:
                 nxt = ins.target
+            elif cls is ir.Return:
+                rest = 0
+                break
             elif not (cls in _LOCALS_STAY or (cls is ir.Copy and ins.event is None)):
-                break  # a return, or a statement that gives a local a value of its own
-            for k, m in enumerate(self._conflict_masks(ins, env, ctx, r)):
+                break  # a statement that gives a local a value of its own
+            own = self._conflict_masks(ins, env, ctx, r)
+            for k, m in enumerate(own):
                 masks[k] |= m
+            w = own[1]
+            if cls is ir.Notify and ins.op == ir.ATOMIC_ADD and w and not w & (w - 1):
+                v = A.evaluate(ins.value, env, ctx)
+                if v is not A.TOP and len(v) == 1 and next(iter(v)) >= 0:
+                    q = w.bit_length() - 1
+                    adds[q] = adds.get(q, 0) + next(iter(v))
+                    w = 0
+            other |= w
             pc = nxt
-        hit = tuple(out)
+        if rest is None:  # stopped short of the end: whatever it may write from there
+            rest = self._cur[j].w[pc]
+        hit = (tuple(out), adds, other, rest)
         if len(self._paths) > 200_000:
             self._paths.clear()
         self._paths[key] = hit
@@ -805,6 +876,7 @@ class Reduction:
             fut[j] = (f.rw[pc], f.w[pc], f.s[pc], f.r_up[pc], f.r_down[pc], f.w_up[pc], f.w_down[pc], f.lg[pc])
         need_cache: dict[int, tuple] = {}
         up_only, down_only, same_set, bounded = self.up_only, self.down_only, self.same_set, self.bounded_adds
+        data = self.data  # the data mode: an add conflicts with every read and every other kind of write
 
         def stuck(h: int, i: int) -> bool:
             """Whether host h is inside `launch` with a block that cannot return before process
@@ -853,6 +925,7 @@ class Reduction:
                                 or ((w_up & ~up_only) | (w_down & ~down_only)) & w & ~bounded  # adds: other writes
                                 or (w_nop & (w | (fr_up & fr_down)))             # a write of the same value
                                 or (r_any & w) or (r_up & fw_up) or (r_down & fw_down)  # reads: writes that matter
+                                or (data and ((w_up & (fr_up | fr_down | fw_up)) | (w_down & (fr_up | fr_down | fw_down))))
                                 or (m_now & s & ~same_set)                       # a reader: later overwrites
                                 or (w_set & w & ~same_set)                       # a Set: other writes
                                 or (w_set & (fr_up | fr_down) and not self._blocked(j, procs[j][0], w_set, values))
@@ -865,7 +938,7 @@ class Reduction:
                     if conflicts(j, fut[j]):
                         if j < R and stuck(j, i):
                             continue
-                        gates = self._gated(j, procs[j], launches, values, running, fut, conflicts) if j >= R else None
+                        gates = self._gated(j, procs, launches, values, running, fut, conflicts) if j >= R else None
                         if gates:
                             gated.append((j, gates))
                         else:
@@ -912,7 +985,7 @@ class Reduction:
                 if not work:
                     # a gated j is needed unless every writer of one of its gate waits is in
                     work = [j for j, gates in pending if j not in members and
-                            not any(g <= members for g in gates)]
+                            not any(_kept(g, members) for g in gates)]
                     members.update(work)
                     pending = []
                     if not work:

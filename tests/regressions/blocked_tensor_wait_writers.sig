@@ -1,21 +1,24 @@
-// Regression (partial-order reduction): a blocked TWAIT on a tensor needs the writers of
-// every element it reads, not only of the first (a scratch copy that kept only the first
-// element's writers gave ok here). Rank 0 waits for both cells of `flags`, then polls `y`
-// once; rank 3 Sets `y`. When rank 2's cell comes last but before rank 3's Set, rank 0's
-// poll fails.
+// Regression (partial-order reduction; a scratch copy that took a blocked TWAIT on a tensor
+// as needing the writers of its first element only gave ok here): block 0 waits for both
+// cells of `flags`, then polls `y` once. Once block 1 has Set flags[0], block 0 still needs
+// block 3's Set of flags[1], which must be taken both before and after block 2's Set of y:
+// the poll fails when block 3 goes first.
 protocol blocked_tensor_wait_writers;
-ranks 4;
+ranks 1;
+blocks 4;
 signal flags[2];
 signal y;
 kernel {
-    if (rank == 0) {
+    if (block == 0) {
         TWAIT(flags, 1, EQ);
         bool seen = TTEST(y, 1, EQ);
-        assert(seen);                 // fails when rank 0 polls before rank 3's Set
-    } else if (rank == 3) {
-        TNOTIFY(y @ 0, 1, Set);
+        assert(seen);                 // fails when block 0 polls before block 2's Set
+    } else if (block == 1) {
+        TNOTIFY(flags[0], 1, Set);
+    } else if (block == 2) {
+        TNOTIFY(y, 1, Set);
     } else {
-        TNOTIFY(flags[rank - 1] @ 0, 1, Set);
+        TNOTIFY(flags[1], 1, Set);
     }
 }
 expect assertion;

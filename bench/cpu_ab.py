@@ -35,6 +35,10 @@ CASES = (  # (name, spec, params, extra flags)
     ("epoch N=4 unreduced", "specs/epoch_counter.sig", {"N": 4, "L": 3}, ["--no-por", "--no-symmetry"]),
     ("data two-level N=3", "specs/data_barrier_two_level.sig", {"N": 3}, []),
     ("packed set line", "specs/packed_set_slots.sig", {}, ["--set-granularity", "line"]),
+    ("TTEST ring N=8", "bench/specs/ttest_ring.sig", {"N": 8, "K": 2}, []),
+    ("TTEST ring tries K=16 N=4", "bench/specs/ttest_ring.sig", {"N": 4, "K": 16}, []),
+    ("root multi-launch N=8", "bench/specs/root_multi_launch.sig", {"N": 8, "L": 3}, []),
+    ("root EQ N=10", "bench/specs/root_eq_handshake.sig", {"N": 10}, []),
     ("two-level ghost 3x2 unreduced", "specs/two_level_barrier.sig", {"N": 3, "B": 2, "P": 1},
      ["--no-por", "--no-symmetry"]),
 )

@@ -913,7 +913,7 @@ class Reduction:
             own_host = (i - R) // B if i >= R else -1
             ins = self._instrs[i >= R][pc]
             out = []
-            gated = []  # (j, gatekeeper sets): j is needed unless one of the sets is in the stubborn set
+            gated = []  # [j, conflicts, its gates or None]: j is needed unless one of its gates is kept
             if i in moving:
                 w_up, w_down, w_nop, w_set, w_any, r_up, r_down, r_any, barrier, m_now, l_now = touch[i]
 
@@ -938,9 +938,8 @@ class Reduction:
                     if conflicts(j, fut[j]):
                         if j < R and stuck(j, i):
                             continue
-                        gates = self._gated(j, procs, launches, values, running, fut, conflicts) if j >= R else None
-                        if gates:
-                            gated.append((j, gates))
+                        if j >= R:
+                            gated.append([j, conflicts, None])  # its gates: asked only if it is not in anyway
                         else:
                             out.append(j)
                 out.extend(h for h in barrier if h != i)
@@ -984,9 +983,16 @@ class Reduction:
             while size < best_size:
                 if not work:
                     # a gated j is needed unless every writer of one of its gate waits is in
-                    work = [j for j, gates in pending if j not in members and
-                            not any(_kept(g, members) for g in gates)]
-                    members.update(work)
+                    work = []
+                    for entry in pending:
+                        j = entry[0]
+                        if j in members:
+                            continue
+                        if entry[2] is None:
+                            entry[2] = self._gated(j, procs, launches, values, running, fut, entry[1])
+                        if not any(_kept(g, members) for g in entry[2]):
+                            members.add(j)
+                            work.append(j)
                     pending = []
                     if not work:
                         break

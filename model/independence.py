@@ -721,7 +721,7 @@ class Reduction:
             return True
         return False
 
-    def _gated(self, j: int, procs, launches, values, running, fut, conflicts) -> tuple:
+    def _gated(self, j: int, procs, launches, values, running, fut, conflicts, memo: dict) -> tuple:
         """Block j's future conflicts with a step, but perhaps only beyond a TWAIT that cannot
         pass now: the gatekeeper sets (the running processes that may write what such a wait
         reads), one per TWAIT w of j's future such that nothing j may do before reaching w
@@ -739,13 +739,18 @@ class Reduction:
                 break  # (and so does everything before a later one)
             if before[1] & positions:
                 continue
-            keepers = [k for k in running if k != j and fut[k][1] & positions]
+            keepers = [k for k in self._writers(positions, running, fut, memo) if k != j]
             if cmp in _UP and not positions & (positions - 1):
                 # a count: the writers left out may add, as long as all they can still add
                 # cannot make up what it lacks (each block's adds on its own way to its end)
                 (q,) = _bits(positions)
                 lacks = c - values[q] + (not COMPARE[cmp](c, c))  # GT needs one more than GE
-                counted = [(k, self._adds(k, q, procs, launches)) for k in keepers]
+                counted = []
+                for k in keepers:
+                    n = memo.get((k, q), False)
+                    if n is False:
+                        n = memo[(k, q)] = self._adds(k, q, procs, launches)
+                    counted.append((k, n))
                 out.append((frozenset(k for k, n in counted if n is None),
                             tuple((k, n) for k, n in counted if n), lacks))
             else:
@@ -765,8 +770,16 @@ class Reduction:
                 before = f.gates[(pc, w)] = self._short_of(f, pc, w)
             if before[1] & positions or conflicts(j, before):
                 continue
-            out.append((frozenset(k for k in running if k != j and fut[k][1] & positions), (), 0))
+            out.append((frozenset(k for k in self._writers(positions, running, fut, memo) if k != j), (), 0))
         return tuple(out)
+
+    @staticmethod
+    def _writers(positions: int, running, fut, memo: dict) -> list:
+        """The running processes whose future may write some of `positions` (memo: per state)."""
+        hit = memo.get(positions)
+        if hit is None:
+            hit = memo[positions] = [k for k in running if fut[k][1] & positions]
+        return hit
 
     def _adds(self, k: int, q: int, procs, launches) -> int | None:
         """All that process k can still add to element q, when it can only add to it (None:
@@ -875,6 +888,7 @@ class Reduction:
             f, pc = kinds[j], procs[j][0]
             fut[j] = (f.rw[pc], f.w[pc], f.s[pc], f.r_up[pc], f.r_down[pc], f.w_up[pc], f.w_down[pc], f.lg[pc])
         need_cache: dict[int, tuple] = {}
+        memo: dict = {}  # per state: the writers of a mask of elements, a block's adds to an element
         up_only, down_only, same_set, bounded = self.up_only, self.down_only, self.same_set, self.bounded_adds
         data = self.data  # the data mode: an add conflicts with every read and every other kind of write
 
@@ -989,7 +1003,7 @@ class Reduction:
                         if j in members:
                             continue
                         if entry[2] is None:
-                            entry[2] = self._gated(j, procs, launches, values, running, fut, entry[1])
+                            entry[2] = self._gated(j, procs, launches, values, running, fut, entry[1], memo)
                         if not any(_kept(g, members) for g in entry[2]):
                             members.add(j)
                             work.append(j)

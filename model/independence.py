@@ -355,25 +355,19 @@ class Reduction:
         if self.data:
             # the data mode: a read acquires the release clock that any write moves; a Set
             # starts a new release sequence; only AtomicAdds extend it, and commute
-            r_any = fp.reads | touched
+            r_up = r_down = fp.reads | touched
             w_up = w_down = fp.writes | touched
-            if isinstance(ins, ir.Notify) and ins.op != ir.SET and env is not None:
-                values = A.evaluate(ins.value, env, ctx)
-                if values is not A.TOP and values:
-                    if min(values) >= 0:
-                        w_up &= g
-                    if max(values) <= 0:
-                        w_down &= g
-            return r_any, r_any, w_up, w_down
-        r_up = r_down = fp.reads
-        if isinstance(ins, ir.Wait) and (self.system.atomic_waits or _single(ins.view)):
-            if ins.cmp in _UP:
-                r_up &= g
-            elif ins.cmp in _DOWN:
-                r_down &= g
-        w_up = w_down = fp.writes
+        else:
+            r_up = r_down = fp.reads
+            if isinstance(ins, ir.Wait) and (self.system.atomic_waits or _single(ins.view)):
+                if ins.cmp in _UP:
+                    r_up &= g
+                elif ins.cmp in _DOWN:
+                    r_down &= g
+            w_up = w_down = fp.writes
         if isinstance(ins, ir.Notify) and ins.op == ir.SET:
-            w_up &= ~self.rising
+            if not self.data:
+                w_up &= ~self.rising
         elif isinstance(ins, ir.Notify) and env is not None:
             values = A.evaluate(ins.value, env, ctx)
             if values is not A.TOP and values:

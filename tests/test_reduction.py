@@ -222,6 +222,24 @@ def test_reduced_search_with_data_on_outcomes_that_depend_on_order(text):
     data_reduced_agrees(text)
 
 
+def test_a_reader_whose_load_decides_its_branch_can_still_reach_its_test():
+    """Found by the deep data-order test: block 1 LOADs f[0] before its TTEST(f[0], 1, EQ),
+    and block 2's Set replaces the CAS's unread 1 with 2. What the LOAD returns depends on the
+    others, so the reader's own run takes its branch both ways (as model/analysis.py does) and
+    the loss is real; the reference once read the LOAD's destination as 0, took only the
+    failing assert and said the reduced lost_notification trace lost nothing."""
+    data_reduced_agrees("""ranks 1;
+blocks 3;
+buffer b[2];
+signal f[2];
+kernel {
+    if (block == 0) { if (CAS(f[0] @ rank, 0, 1)) { assert(rank != 0); } }
+    else if (block == 1) { if (LOAD(f[0] @ rank) == 0) { assert(false); } assert(!TTEST(f[0], 1, EQ)); }
+    else if (block == 2) { TNOTIFY(f[0] @ rank, 2, Set); }
+}
+""")
+
+
 RACY = [p for p in SHIPPED if "expect data_race;" in p.read_text()]
 
 

@@ -51,10 +51,20 @@ class _Fault(Exception):
     pass
 
 
+class _Unknown(Exception):
+    """The expression reads a local whose value the process's own run cannot know: what a
+    LOAD or FETCH_ADD returned (its value depends on the other processes)."""
+
+
+ANY = None  # such a local's value
+
+
 def _eval(e, L, ctx):
     if isinstance(e, ir.Const):
         return e.value
     if isinstance(e, ir.Local):
+        if L[e.slot] is ANY:
+            raise _Unknown()
         return L[e.slot]
     if isinstance(e, ir.Builtin):
         return ctx[e.name]
@@ -104,50 +114,92 @@ def _positions(view, L, ctx, own_rank, elems):
     return out
 
 
+def _every_position(view, own_rank, elems):
+    """The positions of a view whose indices are unknown: every element of its signal."""
+    sig = view.signal
+    size = 1
+    for d in sig.dims:
+        size *= d
+    return [own_rank * elems + sig.offset + k for k in range(size)]
+
+
 def future_reads(program, code, ctx, own_rank, pc, locals_):
     """Every (position, cmp, operand) of a TWAIT/TTEST the process may still execute from
-    (pc, locals_), run on its own: each TTEST both ways, each wait completing."""
+    (pc, locals_), run on its own: each TTEST, CAS and TEST_EVENT both ways, each wait
+    completing, what a LOAD or FETCH_ADD returns unknown (ANY: a branch on it goes both
+    ways, an operand computed from it is ANY, an index computed from it any element)."""
     start = (pc, tuple(locals_) if locals_ else (0,) * code.nslots)
     seen = {start}
     queue = deque([start])
     out = set()
+
+    def put(L, slot, v):
+        return L[:slot] + (v,) + L[slot + 1:]
+
     while queue:
         pc, L = queue.popleft()
         ins = code.instrs[pc]
         nexts = []
         try:
             if isinstance(ins, ir.Assign):
-                v = _eval(ins.value, L, ctx)
-                nexts.append((pc + 1, L[:ins.slot] + (v,) + L[ins.slot + 1:]))
+                try:
+                    v = _eval(ins.value, L, ctx)
+                except _Unknown:
+                    v = ANY
+                nexts.append((pc + 1, put(L, ins.slot, v)))
             elif isinstance(ins, ir.Branch):
-                nexts.append((pc + 1 if _eval(ins.cond, L, ctx) else ins.target, L))
+                try:
+                    nexts.append((pc + 1 if _eval(ins.cond, L, ctx) else ins.target, L))
+                except _Unknown:
+                    nexts += [(pc + 1, L), (ins.target, L)]
             elif isinstance(ins, ir.Jump):
                 nexts.append((ins.target, L))
             elif isinstance(ins, ir.Choose):  # every value of [lo, hi]; an empty or too wide range stops
-                lo, hi = _eval(ins.lo, L, ctx), _eval(ins.hi, L, ctx)
-                if hi - lo + 1 > ir.MAX_CHOICES:
-                    raise _Fault()
-                nexts += [(pc + 1, L[:ins.slot] + (v,) + L[ins.slot + 1:]) for v in range(lo, hi + 1)]
+                try:
+                    lo, hi = _eval(ins.lo, L, ctx), _eval(ins.hi, L, ctx)
+                except _Unknown:
+                    nexts.append((pc + 1, put(L, ins.slot, ANY)))
+                else:
+                    if hi - lo + 1 > ir.MAX_CHOICES:
+                        raise _Fault()
+                    nexts += [(pc + 1, put(L, ins.slot, v)) for v in range(lo, hi + 1)]
             elif isinstance(ins, ir.Assert):
-                if _eval(ins.cond, L, ctx):
+                try:
+                    if _eval(ins.cond, L, ctx):
+                        nexts.append((pc + 1, L))
+                except _Unknown:
                     nexts.append((pc + 1, L))
             elif isinstance(ins, (ir.Wait, ir.Test)):
-                v = _eval(ins.value, L, ctx)
-                for p in _positions(ins.view, L, ctx, own_rank, program.elems_per_rank):
+                try:
+                    v = _eval(ins.value, L, ctx)
+                except _Unknown:
+                    v = ANY
+                try:
+                    positions = _positions(ins.view, L, ctx, own_rank, program.elems_per_rank)
+                except _Unknown:
+                    positions = _every_position(ins.view, own_rank, program.elems_per_rank)
+                for p in positions:
                     out.add((p, ins.cmp, v))
                 if isinstance(ins, ir.Wait):
                     nexts.append((pc + 1, L))
                 else:
-                    nexts += [(pc + 1, L[:ins.dest] + (t,) + L[ins.dest + 1:]) for t in (0, 1)]
+                    nexts += [(pc + 1, put(L, ins.dest, t)) for t in (0, 1)]
             elif isinstance(ins, (ir.Notify, ir.Reset)):  # a faulting view or value stops the process
-                at = _eval(ins.view.at, L, ctx) if ins.view.at is not None else own_rank
-                if not 0 <= at < program.nranks or (isinstance(ins, ir.Reset) and at != own_rank):
-                    raise _Fault()
-                plain = ir.View(ins.view.signal, ins.view.selectors, None, ins.view.span)
-                _positions(plain, L, ctx, own_rank, program.elems_per_rank)
-                if isinstance(ins, ir.Notify):
-                    _eval(ins.value, L, ctx)
+                try:
+                    at = _eval(ins.view.at, L, ctx) if ins.view.at is not None else own_rank
+                    if not 0 <= at < program.nranks or (isinstance(ins, ir.Reset) and at != own_rank):
+                        raise _Fault()
+                    plain = ir.View(ins.view.signal, ins.view.selectors, None, ins.view.span)
+                    _positions(plain, L, ctx, own_rank, program.elems_per_rank)
+                    if isinstance(ins, ir.Notify):
+                        _eval(ins.value, L, ctx)
+                except _Unknown:
+                    pass  # it may not fault
                 nexts.append((pc + 1, L))
+            elif isinstance(ins, (ir.Load, ir.FetchAdd)):
+                nexts.append((pc + 1, put(L, ins.dest, ANY)))
+            elif isinstance(ins, (ir.Cas, ir.TestEvent)):
+                nexts += [(pc + 1, put(L, ins.dest, t)) for t in (0, 1)]
             elif not isinstance(ins, ir.Return):
                 nexts.append((pc + 1, L))
         except (_Fault, cint.ModelError):
@@ -259,7 +311,9 @@ class Reference:
         if entry is None or entry[1] < 0:
             return False
         reads = future_reads(self.program, code, ctx, r, entry[0], entry[2])
-        return any(p == pos and HOLDS[cmp](old, v) and not HOLDS[cmp](new, v) for p, cmp, v in reads)
+        # an unknown operand (ANY) may be old or new, which decides every comparison
+        return any(p == pos and any(HOLDS[cmp](old, w) and not HOLDS[cmp](new, w) for w in ((old, new) if v is ANY else (v,)))
+                   for p, cmp, v in reads)
 
     # ------------------------------------------------------------ the graph
 

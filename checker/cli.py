@@ -47,6 +47,9 @@ def _parser() -> argparse.ArgumentParser:
     _common(c)
     c.add_argument("--config", metavar="sigproof.toml",
                    help="extraction config of every C++ kernel (default: the sigproof.toml beside each kernel)")
+    c.add_argument("--together", action="store_true",
+                   help="check the kernels named as one protocol: on every rank they run at the same time, "
+                        "launched together (signals of the same name are the same memory)")
     c.add_argument("--max-states", type=int, default=None, metavar="N", help="stop (inconclusive) after N states")
     c.add_argument("--sweep", action="append", default=[], metavar="NAME=LO..HI",
                    help="check every value of a param in the range (repeatable: all combinations)")
@@ -375,7 +378,13 @@ def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
         specs = [p for p in args.paths if not is_kernel(Path(p))]
         for line in explain_symmetry(specs, params, options) if specs else []:
             stdout.write(line + "\n")
-    results = check_inputs(args.paths, params, options, jobs=jobs, progress=progress, cache=cache, config=config)
+    if args.together and not all(is_kernel(Path(p)) for p in args.paths):
+        raise UsageError("--together combines C++ or MLIR kernels (.cpp, .pto files); write one .sig spec for a "
+                         "protocol of several kernels")
+    if args.together and args.certificate:
+        raise UsageError("--certificate does not cover kernels checked --together yet")
+    results = check_inputs(args.paths, params, options, jobs=jobs, progress=progress, cache=cache, config=config,
+                           together=args.together)
     seen = set()
     for r in results:
         if r.error is not None:
@@ -442,9 +451,11 @@ def _write_files(args, results, options, timing: bool) -> None:
 
 
 def _replay(args, stdout: IO[str], stderr: IO[str]) -> int:
+    from checker.kernels import together_members
     from checker.replay import ReplayError, load_violation, replay
 
-    path = spec_files(args.paths)[0]
+    # a result of kernels checked --together is named `a.cpp+b.cpp`: replay takes that name
+    path = Path(args.paths[0]) if together_members(args.paths[0]) else spec_files(args.paths)[0]
     try:
         found = load_violation(args.trace, args.property, path.as_posix())
     except ReplayError as e:
@@ -496,9 +507,10 @@ def _program(path: Path, params: dict, config_path: str | None, stderr: IO[str],
     errors. A C++ or MLIR kernel is extracted first: the Program is its skeleton's, born at
     the kernel's locations as `check` makes it (`born=False`: at the skeleton's, for graph and
     export); `cite` maps the locations of the model's rendering to those of a printed trace."""
-    from checker.kernels import is_kernel, kernel_tasks
+    from checker.kernels import is_kernel, kernel_tasks, together_members, together_tasks
 
-    if is_kernel(path):
+    members = together_members(path.as_posix())
+    if members or is_kernel(path):
         config = None
         if config_path:
             from frontends.core.errors import ExtractError
@@ -509,7 +521,8 @@ def _program(path: Path, params: dict, config_path: str | None, stderr: IO[str],
             except ExtractError as e:
                 stderr.write(f"{e}\n")
                 return None
-        tasks, origins, _ = kernel_tasks(path, params, config, born=born)
+        tasks, origins, _ = (together_tasks(members, params, config, born=born) if members else
+                             kernel_tasks(path, params, config, born=born))
         first = tasks[0]
         if isinstance(first, tuple):  # born at the kernel's locations: nothing to map
             return first[0], lambda text: text
@@ -525,8 +538,12 @@ def _program(path: Path, params: dict, config_path: str | None, stderr: IO[str],
 def _one_program(args, stderr: IO[str]):
     """The Program of the one spec a subcommand takes (with its -D values), or None after
     writing its errors. A C++ or MLIR kernel is extracted first: the Program is its skeleton's
-    (locations are the skeleton's, `KERNEL.cpp.sig:LINE:COL`)."""
-    loaded = _program(spec_files(args.paths)[0], _defines(args.defines), None, stderr, born=False)
+    (locations are the skeleton's, `KERNEL.cpp.sig:LINE:COL`); kernels checked --together are
+    named as their result names them, `a.cpp+b.cpp`."""
+    from checker.kernels import together_members
+
+    path = Path(args.paths[0]) if together_members(args.paths[0]) else spec_files(args.paths)[0]
+    loaded = _program(path, _defines(args.defines), None, stderr, born=False)
     return None if loaded is None else loaded[0]
 
 

@@ -110,6 +110,10 @@ def _source_tasks(source: str, name: str, params: Mapping) -> list:
         spec = parse(source, name)
     except SpecErrors as e:
         return [Result(name, {}, error=e.render())]
+    return _parsed_tasks(spec, name, source, params)
+
+
+def _parsed_tasks(spec, name: str, source: str, params: Mapping) -> list:
     fixed = {k: v for k, v in params.items() if isinstance(v, int)}
     swept = [(k, list(v)) for k, v in params.items() if not isinstance(v, int)]
     out = []
@@ -166,6 +170,34 @@ def split_name(name: str) -> tuple[Path, str | None]:
     return Path(name), None
 
 
+def _configured_together(path: Path, config: dict | None) -> bool:
+    """`together = true` in the config given, or else in the sigproof.toml beside the kernel."""
+    if config is not None:
+        return bool(config.get("together"))
+    toml = path.parent / "sigproof.toml"
+    if not toml.is_file():
+        return False
+    import importlib
+
+    from frontends.core.errors import ExtractError
+
+    try:
+        return bool(importlib.import_module(frontend(path).__name__ + ".config").from_file(toml).get("together"))
+    except ExtractError:
+        return False  # the extraction reports the config's error
+
+
+def together_members(name: str) -> list[tuple[Path, str | None]] | None:
+    """The members of a result named `a.cpp+b.cpp` (kernels checked --together), or None
+    when the name is not one (a file of that name, or a part that is not a kernel file)."""
+    if "+" not in name or Path(name).exists():
+        return None
+    parts = [split_name(p) for p in name.split("+")]
+    if all(is_kernel(path) and path.is_file() for path, _ in parts):
+        return parts
+    return None
+
+
 def kernel_names(path: Path, config: dict | None = None) -> list[str | None]:
     """The kernels of a file that `check` checks, one result each: [None] for a file whose one
     kernel is checked under the file's name (one kernel entry, or the config's `kernel`), else
@@ -207,6 +239,57 @@ def kernel_tasks(path: Path, params: Mapping, config: dict | None = None,
     return tasks, origins, assumptions
 
 
+def together_tasks(members: list[tuple[Path, str | None]], params: Mapping, config: dict | None = None,
+                   born: bool = True) -> tuple[list, Origins | None, tuple]:
+    """Kernels checked together as one protocol (model/together.py): each member (a file and
+    one of its kernels, None for its only one) extracted, the skeletons combined, the result
+    named `a.cpp+b.cpp` (`file.cpp:Kernel` for one of a file's several). As `kernel_tasks`."""
+    from frontends.core.errors import ExtractError
+    from model.together import together
+
+    params = dict(params)
+    params.pop(KERNEL_KEY, None)
+    names = [spec_name(path, kernel) for path, kernel in members]
+    name = "+".join(names)
+    skeleton = name + ".sig"
+    specs, origins, assumptions = [], [], []
+    for (path, kernel), member in zip(members, names):
+        try:
+            extraction = (frontend(path).extract([path.as_posix()], config) if kernel is None else
+                          frontend(path).extract([path.as_posix()], config, kernel=kernel))
+            specs.append(parse(extraction.sig_text, member + ".sig"))
+        except ExtractError as e:
+            return [Result(name, {}, error=str(e), assumptions=())], None, ()
+        except SpecErrors as e:
+            return [Result(name, {}, error=e.render(), assumptions=())], None, ()
+        origins.append(origins_of(extraction, member + ".sig", member))
+        assumptions += [Assumed(Span(a.file, a.line, a.col, a.line, a.col), a.text) for a in extraction.assumptions]
+    combined = Origins(skeleton, name, _joined_lines(origins, [s.source for s in specs]), origins[0].fallback)
+    try:
+        joined = together(specs, skeleton, names)
+    except SpecErrors as e:
+        return [Result(name, {}, error=_excerpts(combined.text(e.render())), assumptions=())], None, ()
+    at = origins[0].fallback
+    assumptions += [Assumed(Span(at.file, at.line, at.col, at.line, at.col), note) for note in joined.notes]
+    tasks = [t if isinstance(t, Result) or not born else (born_at(t[0], combined),) + t[1:]
+             for t in _parsed_tasks(joined.spec, skeleton, joined.spec.source, params)]
+    return tasks, combined, tuple(assumptions)
+
+
+def _joined_lines(origins: list[Origins], sources: list[str]) -> dict[int, Span]:
+    """The lines of the combined skeleton (the members' texts one after the other, as
+    model.together lays them out): each from where its member's line comes, or from that
+    member's kernel when it comes from nowhere in particular."""
+    lines: dict[int, Span] = {}
+    off = 0
+    for o, text in zip(origins, sources):
+        n = len(text.splitlines())
+        for line in range(1, n + 1):
+            lines[off + line] = o.lines.get(line, o.fallback)
+        off += n
+    return lines
+
+
 def cited(result: Result, origins: Origins, assumptions: tuple) -> Result:
     """A skeleton's result as the kernel's: its name, its assumptions; a spec error (rendered
     at the skeleton's lines) cited at the kernel's. Everything else was born at the kernel's
@@ -220,17 +303,32 @@ def cited(result: Result, origins: Origins, assumptions: tuple) -> Result:
 
 
 def check_inputs(paths: Iterable[str], params: Mapping | None = None, options: Options = Options(), jobs: int = 1,
-                 progress=None, cache=None, config: dict | None = None) -> list[Result]:
+                 progress=None, cache=None, config: dict | None = None, together: bool = False) -> list[Result]:
     """Check .sig specs and C++ kernels (and folders holding them), as checker.check.check_paths
     does for specs, with one Result per spec or kernel and param combination, in order.
     `config` replaces each kernel's sigproof.toml (see frontends.cpp.extract). A C++ file with
     several kernels gives one result per kernel with signal operations, named `file.cpp:Kernel`
-    (`kernel_names`)."""
+    (`kernel_names`). With `together`, every kernel named is checked with the others as one
+    protocol, one result (`together_tasks`)."""
     from frontends.core.errors import ExtractError
 
     params = params or {}
     tasks: list = []
     owners: list = []  # per task: (origins, assumptions) of its kernel, or None for a .sig spec
+    if together:
+        members = []
+        for path in inputs(paths):
+            if not is_kernel(path):
+                return [Result(path.as_posix(), {}, error=f"{path.as_posix()}: error: --together combines C++ or MLIR "
+                                                          f"kernels; write one .sig spec for a protocol of several "
+                                                          f"kernels", assumptions=())]
+            try:
+                members += [(path, kernel) for kernel in kernel_names(path, config)]
+            except ExtractError as e:
+                return [Result(path.as_posix(), {}, error=str(e), assumptions=())]
+        ts, origins, assumptions = together_tasks(members, params, config)
+        results = run_tasks(ts, options, jobs, progress, cache)
+        return [r if origins is None else cited(r, origins, assumptions) for r in results]
     for path in inputs(paths):
         if not is_kernel(path):
             ts = spec_tasks(path, params)
@@ -242,6 +340,11 @@ def check_inputs(paths: Iterable[str], params: Mapping | None = None, options: O
         except ExtractError as e:
             tasks.append(Result(path.as_posix(), {}, error=str(e), assumptions=()))
             owners.append(None)
+            continue
+        if len(names) > 1 and _configured_together(path, config):  # `together = true`: one protocol
+            ts, origins, assumptions = together_tasks([(path, k) for k in names], params, config)
+            tasks += ts
+            owners += [(origins, assumptions) if origins is not None else None] * len(ts)
             continue
         for kernel in names:   # a file of several kernels: one result (or sweep) per kernel
             ts, origins, assumptions = kernel_tasks(path, params, config, kernel=kernel)

@@ -1,5 +1,7 @@
 """Small helpers shared by the tests."""
 
+import io
+
 from checker.check import Options, check_program
 from model.semantics import Semantics
 from model import System, compile_spec, parse
@@ -24,3 +26,12 @@ def violated(text: str, overrides=None, **options) -> set[str]:
 
 def system_of(text: str, overrides=None, **kw) -> System:
     return System(compile_text(text, overrides), **kw)
+
+
+def sigproof(*argv) -> tuple[int, str, str]:
+    """The command line, in process: (exit code, stdout, stderr)."""
+    from checker.cli import run
+
+    out, err = io.StringIO(), io.StringIO()
+    code = run([str(a) for a in argv], out, err)
+    return code, out.getvalue(), err.getvalue()

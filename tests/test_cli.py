@@ -1,6 +1,5 @@
 """The command line: exit codes, text and JSON output, sweeps, limits, graph export."""
 
-import io
 import json
 import os
 import subprocess
@@ -8,16 +7,10 @@ import sys
 
 import pytest
 
-from checker.cli import run
+from helpers import sigproof
 
 OK = "param N = 2;\nranks N;\nsignal f;\nkernel {\n  if (rank == 0) TNOTIFY(f @ 1, 1, Set);\n  else if (rank == 1) TWAIT(f, 1, EQ);\n}\n"
 DEAD = "ranks 2;\nsignal f;\nkernel {\n  TWAIT(f, 1, EQ);\n}\n"
-
-
-def sigproof(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    code = run([str(a) for a in argv], out, err)
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture

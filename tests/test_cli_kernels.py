@@ -1,7 +1,6 @@
 """`sigproof extract KERNEL.cpp` and `sigproof check KERNEL.cpp`: C++ kernels checked directly,
 with verdicts, traces and assumptions that cite the kernel's C++ lines."""
 
-import io
 import json
 import os
 import re
@@ -11,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from checker.cli import run
 from frontends.cpp import extract
+from helpers import sigproof
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "frontends" / "corpus"
@@ -24,12 +23,6 @@ OK_SIG = "ranks 2;\nsignal f;\nkernel {\n  if (rank == 0) TNOTIFY(f @ 1, 1, Set)
 @pytest.fixture(autouse=True)
 def at_root(monkeypatch):
     monkeypatch.chdir(ROOT)
-
-
-def sigproof(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    code = run([str(a) for a in argv], out, err)
-    return code, out.getvalue(), err.getvalue()
 
 
 def kernel(name: str) -> str:

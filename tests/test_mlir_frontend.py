@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from checker.cli import run
 from frontends.mlir import ExtractError, extract
 from frontends.mlir.__main__ import run as extract_cli
 from frontends.mlir.source import parse
+from helpers import sigproof
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "frontends" / "mlir_corpus"
@@ -47,12 +47,6 @@ def at_root(monkeypatch):
 
 def kernel(name: str) -> str:
     return f"tests/frontends/mlir_corpus/{name}/{name}.pto"
-
-
-def sigproof(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    code = run([str(a) for a in argv], out, err)
-    return code, out.getvalue(), err.getvalue()
 
 
 def check_json(*argv):

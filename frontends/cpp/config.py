@@ -13,6 +13,7 @@ from frontends.core.config import Schema
 # key -> (type(s) accepted, meaning); docs/frontends.md describes each with an example
 KEYS: dict[str, tuple[tuple[type, ...], str]] = {
     "kernel": ((str,), "name of the kernel function"),
+    "together": ((bool,), "check the file's kernels with signal operations as one protocol"),
     "protocol": ((str,), "protocol name of the skeleton"),
     "ranks": ((int,), "number of ranks (value of param NRANKS)"),
     "blocks": ((int,), "blocks per rank (value of param NBLOCKS)"),

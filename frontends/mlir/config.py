@@ -12,6 +12,7 @@ from frontends.core.errors import ExtractError, Loc
 
 KEYS: dict[str, tuple[tuple[type, ...], str]] = {
     "kernel": ((str,), "name of the kernel function (func.func @NAME)"),
+    "together": ((bool,), "check the file's kernels with signal operations as one protocol"),
     "protocol": ((str,), "protocol name of the skeleton"),
     "ranks": ((int,), "number of ranks (value of param NRANKS)"),
     "blocks": ((int,), "blocks per rank (value of param NBLOCKS)"),

@@ -47,6 +47,8 @@ def _parser() -> argparse.ArgumentParser:
     _common(c)
     c.add_argument("--config", metavar="sigproof.toml",
                    help="extraction config of every C++ kernel (default: the sigproof.toml beside each kernel)")
+    c.add_argument("--kernel", metavar="NAME", help="of a C++ or MLIR file of several kernels, check this one alone "
+                                                    "(as the config's `kernel` key)")
     c.add_argument("--together", action="store_true",
                    help="check the kernels named as one protocol: on every rank they run at the same time, "
                         "launched together (signals of the same name are the same memory)")
@@ -101,6 +103,7 @@ def _parser() -> argparse.ArgumentParser:
     sh.add_argument("shell", choices=("bash", "zsh", "tcsh"))
     g = sub.add_parser("graph", help="export the state graph of a small spec (DOT or GraphML)")
     g.add_argument("paths", nargs=1, metavar="SPEC")
+    g.add_argument("--kernel", metavar="NAME", help="of a kernel file of several kernels, this one")
     _common(g)
     g.add_argument("--max-states", type=int, default=None, metavar="N",
                    help="refuse (exit 2) when the graph has more states (default 5000)")
@@ -112,6 +115,7 @@ def _parser() -> argparse.ArgumentParser:
                                          "on stderr)")
     x.add_argument("files", nargs="+", metavar="KERNEL.cpp", help="the kernel's file first, then helper sources")
     x.add_argument("--config", metavar="sigproof.toml", help="config file (default: sigproof.toml beside the kernel)")
+    x.add_argument("--kernel", metavar="NAME", help="of a file of several kernels, this one (as the config's `kernel` key)")
     x.add_argument("-o", "--output", metavar="OUT.sig", help="write here instead of stdout")
     return p
 
@@ -184,6 +188,7 @@ def _prove(args, stdout: IO[str], stderr: IO[str]) -> int:
 def _export_parser(sub) -> None:
     e = sub.add_parser("export", help="export a spec as a model for another checker (Promela for SPIN)")
     e.add_argument("paths", nargs=1, metavar="SPEC")
+    e.add_argument("--kernel", metavar="NAME", help="of a kernel file of several kernels, this one")
     _common(e)
     e.add_argument("--promela", action="store_true", required=True, help="write a Promela model (SPIN)")
     _semantic_flags(e)
@@ -384,7 +389,7 @@ def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
     if args.together and args.certificate:
         raise UsageError("--certificate does not cover kernels checked --together yet")
     results = check_inputs(args.paths, params, options, jobs=jobs, progress=progress, cache=cache, config=config,
-                           together=args.together)
+                           together=args.together, kernel=args.kernel)
     seen = set()
     for r in results:
         if r.error is not None:
@@ -451,16 +456,15 @@ def _write_files(args, results, options, timing: bool) -> None:
 
 
 def _replay(args, stdout: IO[str], stderr: IO[str]) -> int:
-    from checker.kernels import together_members
     from checker.replay import ReplayError, load_violation, replay
 
-    # a result of kernels checked --together is named `a.cpp+b.cpp`: replay takes that name
-    path = Path(args.paths[0]) if together_members(args.paths[0]) else spec_files(args.paths)[0]
+    path, kernel = _named(args.paths[0])
     try:
-        found = load_violation(args.trace, args.property, path.as_posix())
+        found = load_violation(args.trace, args.property, args.paths[0] if kernel else path.as_posix())
     except ReplayError as e:
         raise UsageError(str(e)) from None
-    loaded = _program(path, {**found.params, **_defines(args.defines)}, getattr(args, "config", None), stderr)
+    loaded = _program(path, {**found.params, **_defines(args.defines)}, getattr(args, "config", None), stderr,
+                      kernel=found.kernel)
     if loaded is None:
         return EXIT_ERROR
     program, cite = loaded
@@ -502,11 +506,13 @@ def _verify_certificate(args, stdout: IO[str], stderr: IO[str]) -> int:
     return EXIT_OK
 
 
-def _program(path: Path, params: dict, config_path: str | None, stderr: IO[str], born: bool = True):
+def _program(path: Path, params: dict, config_path: str | None, stderr: IO[str], born: bool = True,
+             kernel: str | None = None):
     """(Program, cite) of one spec or kernel with these params, or None after writing its
     errors. A C++ or MLIR kernel is extracted first: the Program is its skeleton's, born at
     the kernel's locations as `check` makes it (`born=False`: at the skeleton's, for graph and
-    export); `cite` maps the locations of the model's rendering to those of a printed trace."""
+    export); `kernel` picks one of a file's several kernels; `cite` maps the locations of the
+    model's rendering to those of a printed trace."""
     from checker.kernels import is_kernel, kernel_tasks, together_members, together_tasks
 
     members = together_members(path.as_posix())
@@ -522,7 +528,7 @@ def _program(path: Path, params: dict, config_path: str | None, stderr: IO[str],
                 stderr.write(f"{e}\n")
                 return None
         tasks, origins, _ = (together_tasks(members, params, config, born=born) if members else
-                             kernel_tasks(path, params, config, born=born))
+                             kernel_tasks(path, params, config, born=born, kernel=kernel))
         first = tasks[0]
         if isinstance(first, tuple):  # born at the kernel's locations: nothing to map
             return first[0], lambda text: text
@@ -535,15 +541,27 @@ def _program(path: Path, params: dict, config_path: str | None, stderr: IO[str],
         return None
 
 
+def _named(name: str) -> tuple[Path, str | None]:
+    """The spec a subcommand names, as a result names it: a file, `file.cpp:Kernel` (one of a
+    file's several kernels: the file and that kernel), or `a.cpp+b.cpp` (kernels checked
+    --together: that name, which checker.kernels.together_members reads)."""
+    from checker.kernels import split_name, together_members
+
+    if together_members(name):
+        return Path(name), None
+    file, kernel = split_name(name)
+    if kernel is not None and file.is_file():
+        return file, kernel
+    return spec_files([name])[0], None
+
+
 def _one_program(args, stderr: IO[str]):
     """The Program of the one spec a subcommand takes (with its -D values), or None after
     writing its errors. A C++ or MLIR kernel is extracted first: the Program is its skeleton's
     (locations are the skeleton's, `KERNEL.cpp.sig:LINE:COL`); kernels checked --together are
     named as their result names them, `a.cpp+b.cpp`."""
-    from checker.kernels import together_members
-
-    path = Path(args.paths[0]) if together_members(args.paths[0]) else spec_files(args.paths)[0]
-    loaded = _program(path, _defines(args.defines), None, stderr, born=False)
+    path, kernel = _named(args.paths[0])
+    loaded = _program(path, _defines(args.defines), None, stderr, born=False, kernel=args.kernel or kernel)
     return None if loaded is None else loaded[0]
 
 
@@ -598,7 +616,8 @@ def _extract(args, stdout: IO[str], stderr: IO[str]) -> int:
 
     try:
         config = from_file(Path(args.config)) if args.config else None
-        extraction = frontend(Path(args.files[0])).extract(args.files, config)
+        extraction = (frontend(Path(args.files[0])).extract(args.files, config, kernel=args.kernel) if args.kernel else
+                      frontend(Path(args.files[0])).extract(args.files, config))
     except ExtractError as e:
         stderr.write(f"{e}\n")
         return EXIT_ERROR

@@ -150,12 +150,6 @@ def born_at(program, origins: Origins):
     return dataclasses.replace(out, warnings=tuple(origins.text(w) for w in out.warnings))
 
 
-KERNEL_KEY = ":kernel"
-"""Among the params of `kernel_tasks`: which kernel of a file of several to extract. Replay
-puts it there (checker.replay.load_violation, from the result's spec name `file.cpp:Kernel`),
-so that the params it hands on choose the kernel the trace came from; never a .sig param."""
-
-
 def spec_name(path: Path, kernel: str | None) -> str:
     """A kernel result's spec name: the file, or `file.cpp:Kernel` for one of a file's several."""
     return path.as_posix() if kernel is None else f"{path.as_posix()}:{kernel}"
@@ -214,13 +208,11 @@ def kernel_tasks(path: Path, params: Mapping, config: dict | None = None,
                  born: bool = True, kernel: str | None = None) -> tuple[list, Origins | None, tuple]:
     """Extract a kernel: its check tasks (each Program born at the kernel's locations, see
     `born_at`, unless `born` is False: then at its skeleton's), the origins of its skeleton
-    lines and its assumptions. An extraction error is one error Result. `kernel` (or
-    params[KERNEL_KEY]) picks one of a file's several kernels, whose result is named
-    `file.cpp:Kernel`; without it, such a file gives its first kernel with signal operations."""
+    lines and its assumptions. An extraction error is one error Result. `kernel` picks one
+    of a file's several kernels, whose result is named `file.cpp:Kernel`; without it, such a
+    file gives its first kernel with signal operations."""
     from frontends.core.errors import ExtractError
 
-    params = dict(params)
-    kernel = params.pop(KERNEL_KEY, kernel)
     try:
         if kernel is None:
             names = kernel_names(path, config)
@@ -247,8 +239,6 @@ def together_tasks(members: list[tuple[Path, str | None]], params: Mapping, conf
     from frontends.core.errors import ExtractError
     from model.together import together
 
-    params = dict(params)
-    params.pop(KERNEL_KEY, None)
     names = [spec_name(path, kernel) for path, kernel in members]
     name = "+".join(names)
     skeleton = name + ".sig"
@@ -303,13 +293,15 @@ def cited(result: Result, origins: Origins, assumptions: tuple) -> Result:
 
 
 def check_inputs(paths: Iterable[str], params: Mapping | None = None, options: Options = Options(), jobs: int = 1,
-                 progress=None, cache=None, config: dict | None = None, together: bool = False) -> list[Result]:
+                 progress=None, cache=None, config: dict | None = None, together: bool = False,
+                 kernel: str | None = None) -> list[Result]:
     """Check .sig specs and C++ kernels (and folders holding them), as checker.check.check_paths
     does for specs, with one Result per spec or kernel and param combination, in order.
     `config` replaces each kernel's sigproof.toml (see frontends.cpp.extract). A C++ file with
     several kernels gives one result per kernel with signal operations, named `file.cpp:Kernel`
-    (`kernel_names`). With `together`, every kernel named is checked with the others as one
-    protocol, one result (`together_tasks`)."""
+    (`kernel_names`); `kernel` checks that one of each kernel file (`file.cpp:Kernel`). With
+    `together`, every kernel named is checked with the others as one protocol, one result
+    (`together_tasks`)."""
     from frontends.core.errors import ExtractError
 
     params = params or {}
@@ -323,7 +315,7 @@ def check_inputs(paths: Iterable[str], params: Mapping | None = None, options: O
                                                           f"kernels; write one .sig spec for a protocol of several "
                                                           f"kernels", assumptions=())]
             try:
-                members += [(path, kernel) for kernel in kernel_names(path, config)]
+                members += [(path, k) for k in ([kernel] if kernel else kernel_names(path, config))]
             except ExtractError as e:
                 return [Result(path.as_posix(), {}, error=str(e), assumptions=())]
         ts, origins, assumptions = together_tasks(members, params, config)
@@ -336,7 +328,7 @@ def check_inputs(paths: Iterable[str], params: Mapping | None = None, options: O
             owners += [None] * len(ts)
             continue
         try:
-            names = kernel_names(path, config)
+            names = [kernel] if kernel else kernel_names(path, config)
         except ExtractError as e:
             tasks.append(Result(path.as_posix(), {}, error=str(e), assumptions=()))
             owners.append(None)
@@ -346,8 +338,8 @@ def check_inputs(paths: Iterable[str], params: Mapping | None = None, options: O
             tasks += ts
             owners += [(origins, assumptions) if origins is not None else None] * len(ts)
             continue
-        for kernel in names:   # a file of several kernels: one result (or sweep) per kernel
-            ts, origins, assumptions = kernel_tasks(path, params, config, kernel=kernel)
+        for name in names:   # a file of several kernels: one result (or sweep) per kernel
+            ts, origins, assumptions = kernel_tasks(path, params, config, kernel=name)
             owner = (origins, assumptions) if origins is not None else None
             tasks += ts
             owners += [owner] * len(ts)

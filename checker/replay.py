@@ -7,8 +7,8 @@ statement, with the recorded effects and changed locals; the signal values after
 printed. Entry points: `load_violation`, `replay`. The semantics the trace was found under come from the result
 (`results[].semantics`); a bare violation record carries none, so the caller supplies them.
 A kernel's trace cites C++ locations: `cite` maps the skeleton's rendering to them first.
-A result of one of a file's several kernels (`file.cpp:Kernel`) is replayed on that kernel:
-its params name it (checker.kernels.KERNEL_KEY).
+A result of one of a file's several kernels (`file.cpp:Kernel`) is replayed on that kernel
+(`Found.kernel`).
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ class Found:
     violation: dict
     params: dict
     semantics: Semantics | None
+    kernel: str | None = None  # the result's kernel, for one of a file's several (`file.cpp:Kernel`)
 
 
 @dataclass
@@ -61,7 +62,7 @@ def load_violation(path: str, prop: str | None, spec: str | None = None) -> Foun
     results = doc.get("results") if isinstance(doc, dict) and "results" in doc else [doc]
     if not isinstance(results, list):
         raise ReplayError(f"{path}: not the JSON output of sigproof check")
-    from checker.kernels import KERNEL_KEY, split_name
+    from checker.kernels import split_name
 
     candidates = []
     for r in results:
@@ -83,9 +84,7 @@ def load_violation(path: str, prop: str | None, spec: str | None = None) -> Foun
         raise ReplayError(f"{path}: the result's semantics: {e}") from None
     params = dict(result.get("params") or {})
     kernel = split_name(result["spec"])[1] if isinstance(result.get("spec"), str) else None
-    if kernel is not None:      # one of a file's several kernels: extract that one again
-        params[KERNEL_KEY] = kernel
-    return Found(violation, params, semantics)
+    return Found(violation, params, semantics, kernel)
 
 
 def _values(system: System, state) -> str:

@@ -31,12 +31,13 @@ DEFAULT_RANKS = 2
 _DECL = {"rank": "NRANKS - 1", "block": "NBLOCKS - 1", "nranks": "NRANKS", "nblocks": "NBLOCKS"}
 
 
-def extract(paths: list[str], config: dict | None = None) -> Extraction:
+def extract(paths: list[str], config: dict | None = None, kernel: str | None = None) -> Extraction:
     """Extract the skeleton of the kernel in the first file (later files are not read yet).
 
     `config=None` reads `sigproof.toml` beside the file; a dict replaces it. `// sigproof:`
-    pragmas apply unless the config says `pragmas = false`. Raises ExtractError (printed as
-    file:line:col: error: message) for input that cannot be read.
+    pragmas apply unless the config says `pragmas = false`. `kernel` names the function to
+    extract, as the config's `kernel` key does (which wins over it). Raises ExtractError
+    (printed as file:line:col: error: message) for input that cannot be read.
     """
     if not paths:
         raise ExtractError(None, "no MLIR file given")
@@ -51,6 +52,8 @@ def extract(paths: list[str], config: dict | None = None) -> Extraction:
         raise ExtractError(None, f"cannot read {path}: not UTF-8 text", path) from None
     module = parse(path, text)
     cfg = config_mod.resolve(config, path, module.pragmas)
+    if kernel is not None and "kernel" not in cfg:
+        cfg = {**cfg, "kernel": kernel}
     kernel = _choose_kernel(module, cfg, path)
     try:
         interp = Interp(module, kernel, cfg)

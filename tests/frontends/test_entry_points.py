@@ -155,3 +155,29 @@ def test_spec_names_of_kernels_split_back(tmp_path):
     assert split_name(spec_name(p, None)) == (p, None)
     assert split_name("dir/k.sig") == (Path("dir/k.sig"), None)
     assert split_name("dir/k.cpp:not a name") == (Path("dir/k.cpp:not a name"), None)
+
+
+def test_the_kernel_option_picks_one_of_several_for_check_extract_graph_and_replay(tmp_path):
+    """`--kernel NAME` (check, extract, graph, export) instead of a config line; the result is
+    named `file.cpp:NAME`, and replay finds that kernel again from the name alone."""
+    import json
+
+    from helpers import sigproof
+
+    path = write(tmp_path, MULTI)
+    (tmp_path / "sigproof.toml").write_text("pragmas = false\n")
+    code, out, err = sigproof("check", path, "--kernel", "Stuck", "--format", "json", "--no-timing", "-j", "1")
+    doc = json.loads(out)
+    assert code == 1 and [(r["spec"], r["violated"]) for r in doc["results"]] == [(f"{path}:Stuck", ["deadlock"])]
+    trace = tmp_path / "t.json"
+    trace.write_text(out)
+    code, out, err = sigproof("replay", f"{path}:Stuck", trace)
+    assert code == 0 and "replayed all" in out, err
+    code, out, err = sigproof("extract", path, "--kernel", "Good")
+    assert code == 0 and "TNOTIFY" in out and "TWAIT" not in out
+    code, out, err = sigproof("graph", path, "--kernel", "Stuck")
+    assert code == 0 and out.startswith("strict digraph")
+    code, out, err = sigproof("export", "--promela", path, "--kernel", "Good")
+    assert code == 0 and "proctype" in out
+    code, out, err = sigproof("check", path, "--kernel", "Nope")
+    assert code == 2 and "Nope" in err

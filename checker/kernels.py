@@ -57,6 +57,7 @@ class Origins:
     kernel: str                  # the kernel file
     lines: Mapping[int, Span]
     fallback: Span
+    runtime: tuple = ()          # (param, Span) of each runtime value of no known value (modelled as 0)
 
     def span(self, s: Span) -> Span:
         if s.file != self.skeleton:
@@ -76,7 +77,9 @@ class Origins:
 def origins_of(extraction, skeleton: str, kernel: str) -> Origins:
     lines = {e.sig_line: Span(e.file, e.line, e.col, e.end_line, e.end_col) for e in extraction.source_map}
     at = extraction.kernel_at or Span(kernel, 1, 1, 1, 1)
-    return Origins(skeleton, kernel, lines, at)
+    runtime = tuple((p, Span(loc.file, loc.line, loc.col, loc.line, loc.col) if loc is not None else at)
+                    for p, loc in extraction.runtime_params)
+    return Origins(skeleton, kernel, lines, at, runtime)
 
 
 def _excerpts(text: str) -> str:
@@ -307,6 +310,7 @@ def check_inputs(paths: Iterable[str], params: Mapping | None = None, options: O
     params = params or {}
     tasks: list = []
     owners: list = []  # per task: (origins, assumptions) of its kernel, or None for a .sig spec
+    members: list = []  # per task: (file, kernel) of a kernel's, else None
     if together:
         members = []
         for path in inputs(paths):
@@ -326,22 +330,58 @@ def check_inputs(paths: Iterable[str], params: Mapping | None = None, options: O
             ts = spec_tasks(path, params)
             tasks += ts
             owners += [None] * len(ts)
+            members += [None] * len(ts)
             continue
         try:
             names = [kernel] if kernel else kernel_names(path, config)
         except ExtractError as e:
             tasks.append(Result(path.as_posix(), {}, error=str(e), assumptions=()))
             owners.append(None)
+            members.append(None)
             continue
         if len(names) > 1 and _configured_together(path, config):  # `together = true`: one protocol
             ts, origins, assumptions = together_tasks([(path, k) for k in names], params, config)
             tasks += ts
             owners += [(origins, assumptions) if origins is not None else None] * len(ts)
+            members += [None] * len(ts)
             continue
         for name in names:   # a file of several kernels: one result (or sweep) per kernel
             ts, origins, assumptions = kernel_tasks(path, params, config, kernel=name)
             owner = (origins, assumptions) if origins is not None else None
             tasks += ts
             owners += [owner] * len(ts)
+            members += [(path, name)] * len(ts)
     results = run_tasks(tasks, options, jobs, progress, cache)
-    return [r if owner is None else cited(r, *owner) for r, owner in zip(results, owners)]
+    out = [r if owner is None else cited(r, *owner) for r, owner in zip(results, owners)]
+    for k, (r, owner) in enumerate(zip(out, owners)):
+        if owner is not None and r.status == "vacuous" and owner[0].runtime:
+            out[k] = _runtime_values(r, owner[0], members[k], params, options, cache, config)
+    return out
+
+
+RUNTIME_VALUES = (1, 2, 4, 16, 256)
+"""What a runtime value of no known value (a shape argument: `numel`, `tokens`) is tried at when
+the kernel does nothing at 0: the first that executes a signal operation is checked."""
+
+
+def _runtime_values(vacuous: Result, origins: Origins, member, params: Mapping, options: Options, cache,
+                    config: dict | None) -> Result:
+    """A kernel that executes no signal operation with its runtime values at 0 (a guard such
+    as `if (numel <= 0) return;`) is checked with them at the first of RUNTIME_VALUES at
+    which it executes one, and says so in its assumptions; the user's -D and --sweep values
+    stay. None works: the vacuous result stands."""
+    free = [(p, at) for p, at in origins.runtime if p not in params]
+    path, kernel = member
+    for value in RUNTIME_VALUES if free else ():
+        chosen = {**{k: v for k, v in params.items() if isinstance(v, int)}, **vacuous.params,
+                  **{p: value for p, _ in free}}
+        ts, origins2, assumptions = kernel_tasks(path, chosen, config, kernel=kernel)
+        (r,) = run_tasks(ts[:1], options, 1, None, cache)
+        if origins2 is None or r.status in ("vacuous", "error"):
+            continue
+        tried = ", ".join(str(v) for v in RUNTIME_VALUES)
+        notes = tuple(Assumed(at, f"{p} = {value}: a runtime value, the first of {tried} at which the kernel executes "
+                                  f"a signal operation (at {p} = 0 it executes none); give -D {p}=... for another "
+                                  f"value") for p, at in free)
+        return cited(r, origins2, assumptions + notes)
+    return vacuous

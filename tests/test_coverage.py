@@ -212,7 +212,7 @@ def test_a_vacuous_kernel_names_its_early_return_and_the_zero_param_it_guards_on
         "    pto::comm::TNOTIFY(sig, 1, pto::comm::NotifyOp::Set);\n"
         "    pto::comm::TWAIT(sig, 1, pto::comm::WaitCmp::GE);\n}\n")
     path = str(tmp_path / "early.cpp")
-    (r,) = check_inputs([path])
+    (r,) = check_inputs([path], params={"NUMEL": 0})
     assert r.status == "vacuous" and r.params["NUMEL"] == 0
     assert [str(s) for s in r.returns_before] == [f"{path}:6:9"]
     assert r.reason.split("; ")[-2:] == [
@@ -220,6 +220,34 @@ def test_a_vacuous_kernel_names_its_early_return_and_the_zero_param_it_guards_on
         f"NUMEL = 0 (a param of the extraction at {path}:3:66, set with -D NUMEL=...)"]
     (given,) = check_inputs([path], params={"NUMEL": 4})
     assert given.status == "pass" and given.reason == ""
+
+
+def test_a_runtime_value_that_makes_a_kernel_do_nothing_at_zero_is_chosen_so_that_it_acts(tmp_path):
+    """Issue 20, item 3: with `numel` of no known value the kernel is checked at the first of
+    RUNTIME_VALUES at which it executes a signal operation, and says so; a value given with
+    -D stays (above); a guard no tried value passes leaves the result vacuous."""
+    from checker.kernels import RUNTIME_VALUES
+
+    (tmp_path / "sigproof.toml").write_text('rank = "rank"\nranks = 2\n')
+    body = ("#include <pto/comm/pto_comm_inst.hpp>\n\n"
+            "__global__ AICORE void early(__gm__ int32_t *flag, int32_t rank, int32_t numel)\n{\n"
+            "    if (GUARD) {\n"
+            "        return;\n"
+            "    }\n"
+            "    pto::comm::Signal sig(flag);\n"
+            "    pto::comm::TNOTIFY(sig, 1, pto::comm::NotifyOp::Set);\n"
+            "    pto::comm::TWAIT(sig, 1, pto::comm::WaitCmp::GE);\n}\n")
+    for guard, value in (("numel <= 0", 1), ("numel < 3", 4), ("numel < 9", 16), ("numel != 7", None)):
+        (tmp_path / "early.cpp").write_text(body.replace("GUARD", guard))
+        (r,) = check_inputs([str(tmp_path / "early.cpp")])
+        notes = [a for a in r.assumptions if "a runtime value, the first of" in a.message]
+        if value is None:
+            assert r.status == "vacuous" and r.params["NUMEL"] == 0 and not notes
+            continue
+        assert value in RUNTIME_VALUES
+        assert (r.status, r.params["NUMEL"]) == ("pass", value), (guard, r.status, r.params)
+        (note,) = notes
+        assert note.message.startswith(f"NUMEL = {value}: ") and (note.span.line, note.span.col) == (3, 66)
 
 
 def test_a_vacuous_spec_names_the_return_before_its_first_signal_operation(work):

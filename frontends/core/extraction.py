@@ -77,6 +77,9 @@ class Extraction:
     kernel: str
     kernel_at: Loc | None = None  # the kernel function's name in its declaration
     data_sites: tuple[DataSite, ...] = ()   # TPUT / TGET (not counted in call_sites)
+    # params that stand for runtime values (kernel arguments, fields, data) of no known
+    # value, each with where it comes from: modelled as 0 unless the config gives one
+    runtime_params: tuple[tuple[str, Loc | None], ...] = ()
 
     def origin(self, sig_line: int) -> SourceMapEntry | None:
         return next((e for e in self.source_map if e.sig_line == sig_line), None)

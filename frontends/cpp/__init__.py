@@ -545,7 +545,8 @@ def _assemble(interp: Interp, kernel: Function, cfg: dict, stmts: list, site: La
                           for s in interp.sites.values()), key=lambda c: (c.file, c.line, c.col)))
     data_sites = tuple(sorted((DataSite(kind, loc.file, loc.line, loc.col, *(LEVEL_NAMES[lv[k]] for k in ("dst", "src", "peer")))
                                for kind, loc, lv in interp.data_sites.values()), key=lambda c: (c.file, c.line, c.col)))
-    return Extraction(text, smap, assumptions, sites, kernel.name, kloc, data_sites)
+    runtime = tuple((p, loc) for p, loc in interp.runtime_params.items() if p in interp.params)
+    return Extraction(text, smap, assumptions, sites, kernel.name, kloc, data_sites, runtime)
 
 
 def _scalar(stmts: list, pattern, name: str) -> None:

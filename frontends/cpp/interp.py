@@ -79,6 +79,7 @@ class Interp(Expressions, Views, Data, Calls, Statements):
         self.used_names: set[str] = set()
         self.facts: list[dict[str, Sym]] = []
         self.param_notes: dict[str, list] = {}
+        self.runtime_params: dict[str, Loc | None] = {}  # params of runtime values of no known value
         self.local_levels: dict[str, int] = {}
         self.conventions_said: set[str] = set()
         self.views: dict[tuple, tuple[str, str, Loc]] = {}     # strided windows: (name, declaration, where)
@@ -196,6 +197,7 @@ class Interp(Expressions, Views, Data, Calls, Statements):
         what = why or ("a kernel argument" if u.key.startswith("arg:") else
                        "a name not defined in the given files" if u.key.startswith("name:") else "runtime data")
         p = self.param(pkey, pname_hint, 0, f"assumed: {u.text} ({what})", u.loc)
+        self.runtime_params.setdefault(S.render(p), u.loc)
         self.assume(u.loc, f"{hint if hint != 'VALUE' else 'value'} comes from {what} ({u.text}{detail}); modelled as a param {p}", S.render(p))
         return p
 

@@ -264,7 +264,8 @@ def _assemble(interp: Interp, module: Module, kernel: Func, cfg: dict, stmts: li
                                    *(LEVEL_NAMES[s.levels[k]] for k in ("signal", "index", "peer", "value", "opcmp")))
                           for s in interp.sites), key=lambda c: (c.file, c.line, c.col)))
     sites = tuple(dict.fromkeys(sites))  # a helper called twice is one call site
-    return Extraction(text, smap, assumptions, sites, kernel.name, kloc)
+    runtime = tuple((p, loc) for p, loc in interp.runtime_params.items() if p in interp.params)
+    return Extraction(text, smap, assumptions, sites, kernel.name, kloc, (), runtime)
 
 
 def _scalar(stmts: list, indexed: str, name: str) -> None:

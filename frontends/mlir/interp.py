@@ -140,6 +140,7 @@ class Interp:
         self.named_tables: set[str] = set()  # window tables by name or config: rank r's base at slot r
         self.out: list[list] = [[]]
         self.params: dict[str, tuple[int, str, Loc | None]] = {}
+        self.runtime_params: dict[str, Loc | None] = {}  # params of kernel arguments of no known value
         self.param_keys: dict[str, Sym] = {}
         self.param_notes: dict[str, list] = {}
         self.assumptions: list[tuple[Loc, str]] = []
@@ -271,6 +272,7 @@ class Interp:
                 continue
             pname = self.fresh(bare.upper())
             self.params[pname] = (0, f"{_base(loc)}: assumed: kernel argument {name} of unknown value", loc)
+            self.runtime_params[pname] = loc
             self.assume(loc, f"kernel argument {name} has no known value; modelled as a param {pname} = 0 "
                              f"(set [values] {bare} = N, or sweep it with --sweep {pname}=LO..HI)", pname)
             env[name] = S.name(pname, NONE)

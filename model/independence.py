@@ -133,11 +133,25 @@ def _safe(ins: ir.Wait, env, ctx) -> bool:
 _LOCALS_STAY = (ir.Wait, ir.Notify, ir.Fence, ir.Access, ir.Store, ir.Reset, ir.Assert, ir.Observe, ir.BlockBarrier)
 
 
-def _kept(gate: tuple, members) -> bool:
-    """Whether the stubborn set `members` holds gate (keepers, counted adders, what the wait
-    lacks): every keeper is in, and the counted adders left out cannot add what it lacks."""
-    keepers, counted, lacks = gate
-    return keepers <= members and sum(n for k, n in counted if k not in members) < max(lacks, 1)
+def _kept(gate: tuple, members, adds) -> bool:
+    """Whether the stubborn set `members` holds gate (keepers, the counter element or None,
+    what the wait lacks): every keeper is in; for a count, every keeper left out can only add
+    to the counter (`adds(k, q)` is not None), and all they can add falls short of what the
+    wait lacks. The adds are asked only of keepers left out, and only until one fails."""
+    keepers, q, lacks = gate
+    if q is None:
+        return keepers <= members
+    total, need = 0, max(lacks, 1)
+    for k in keepers:
+        if k in members:
+            continue
+        n = adds(k, q)
+        if n is None:
+            return False
+        total += n
+        if total >= need:
+            return False
+    return True
 
 
 class Reduction:
@@ -739,16 +753,9 @@ class Reduction:
                 # cannot make up what it lacks (each block's adds on its own way to its end)
                 (q,) = _bits(positions)
                 lacks = c - values[q] + (not COMPARE[cmp](c, c))  # GT needs one more than GE
-                counted = []
-                for k in keepers:
-                    n = memo.get((k, q), False)
-                    if n is False:
-                        n = memo[(k, q)] = self._adds(k, q, procs, launches)
-                    counted.append((k, n))
-                out.append((frozenset(k for k, n in counted if n is None),
-                            tuple((k, n) for k, n in counted if n), lacks))
+                out.append((tuple(keepers), q, lacks))
             else:
-                out.append((frozenset(keepers), (), 0))
+                out.append((frozenset(keepers), None, 0))
         # any TWAIT of its future, with everything reachable short of it
         f = self._cur[j]
         pc = entry[0]
@@ -764,7 +771,7 @@ class Reduction:
                 before = f.gates[(pc, w)] = self._short_of(f, pc, w)
             if before[1] & positions or conflicts(j, before):
                 continue
-            out.append((frozenset(k for k in self._writers(positions, running, fut, memo) if k != j), (), 0))
+            out.append((frozenset(k for k in self._writers(positions, running, fut, memo) if k != j), None, 0))
         return tuple(out)
 
     @staticmethod
@@ -886,6 +893,13 @@ class Reduction:
         up_only, down_only, same_set, bounded = self.up_only, self.down_only, self.same_set, self.bounded_adds
         data = self.data  # the data mode: an add conflicts with every read and every other kind of write
 
+        def adds(k: int, q: int):
+            """All block k can still add to element q (None: it may write q otherwise), per state."""
+            n = memo.get((k, q), False)
+            if n is False:
+                n = memo[(k, q)] = self._adds(k, q, procs, launches)
+            return n
+
         def stuck(h: int, i: int) -> bool:
             """Whether host h is inside `launch` with a block that cannot return before process
             i moves: it is blocked at a wait on elements that nobody else running may write, or
@@ -998,7 +1012,7 @@ class Reduction:
                             continue
                         if entry[2] is None:
                             entry[2] = self._gated(j, procs, launches, values, running, fut, entry[1], memo)
-                        if not any(_kept(g, members) for g in entry[2]):
+                        if not any(_kept(g, members, adds) for g in entry[2]):
                             members.add(j)
                             work.append(j)
                     pending = []

@@ -347,18 +347,20 @@ class _Checker:
         return ir.SignalInfo(d.name, tuple(dims), init, offset, size, d.span)
 
     def view_decl(self, d: S.Decl) -> tuple[ir.SignalInfo, ir.Layout] | None:
-        """`view g[D0]...[Dk] = s;`, `= s[OFF:]` or `= s[OFF::STRIDE]` over a 1-D signal `s`:
-        g[i0]...[ik] is s[OFF + i0 * STRIDE + (i1, ..., ik in row-major order)]."""
+        """`view g[D0]...[Dk] = s;`, `= s[OFF:]` or `= s[OFF::STRIDE]` over a 1-D signal or
+        buffer `s`: g[i0]...[ik] is s[OFF + i0 * STRIDE + (i1, ..., ik in row-major order)]. A
+        view of a buffer is used where the buffer is (TPUT, TGET, READ, WRITE)."""
         t = d.target
-        sig = self.signals.get(t.name)
+        sig = self.signals.get(t.name) or self.buffers.get(t.name)
+        kind = "signal" if t.name in self.signals else "buffer"
         if sig is None:
-            what = "a buffer" if t.name in self.buffers else "a view" if t.name in self.views else None
-            self.error(f"view '{d.name}': '{t.name}' is {what}; a view is declared over a signal" if what else
-                       f"view '{d.name}': undeclared signal '{t.name}'{_suggest(t.name, self.signals)}", t.span)
+            what = "a view" if t.name in self.views else None
+            self.error(f"view '{d.name}': '{t.name}' is {what}; a view is declared over a signal or a buffer" if what
+                       else f"view '{d.name}': undeclared signal '{t.name}'{_suggest(t.name, self.signals)}", t.span)
             return None
         if len(sig.dims) != 1:
-            self.error(f"view '{d.name}': signal '{t.name}' has {len(sig.dims)} dimensions; a view is declared over a "
-                       f"flat (1-D) signal", t.span)
+            self.error(f"view '{d.name}': {kind} '{t.name}' has {len(sig.dims)} dimensions; a view is declared over a "
+                       f"flat (1-D) {kind}", t.span)
             return None
         if t.at is not None:
             self.error(f"view '{d.name}': a view declaration names no rank; write '@ r' where the view is used",
@@ -808,8 +810,13 @@ class _Checker:
         self.error(f"unknown {what} '{'::'.join(op.parts)}'{hint}; expected one of {', '.join(choices)}", op.span)
         return None
 
+    def _buffer_view(self, name: str) -> bool:
+        """Whether `name` is a view declared over a buffer."""
+        hit = self.views.get(name)
+        return hit is not None and self.buffers.get(hit[0].name) is hit[0]
+
     def buffer_view(self, v: S.SigView, what: str) -> ir.View | None:
-        if v.name not in self.buffers:
+        if v.name not in self.buffers and not self._buffer_view(v.name):
             if v.name in self.signals:
                 self.error(f"'{v.name}' is a signal; {what} moves buffer data (declare `buffer {v.name}[...]`, or "
                            f"use TNOTIFY/TWAIT/LOAD/STORE for a signal)", v.span)
@@ -822,10 +829,10 @@ class _Checker:
         table = self.signals if table is None else table
         sig = table.get(v.name)
         layout = None
-        if sig is None and table is self.signals and v.name in self.views:
+        if sig is None and v.name in self.views and self._buffer_view(v.name) == (table is self.buffers):
             sig, layout = self.views[v.name]
         if sig is None:
-            if v.name in self.buffers:
+            if v.name in self.buffers or self._buffer_view(v.name):
                 self.error(f"'{v.name}' is a buffer, not a signal: signal operations take signals (buffers are "
                            f"moved with TPUT/TGET and touched with READ/WRITE)", v.span)
             elif self.scope.lookup(v.name) is not None or v.name in self.consts:

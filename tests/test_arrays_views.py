@@ -67,7 +67,8 @@ def test_array_misuse_is_a_spec_error_with_its_location(body, message, at):
     ("view g[2][3] = s[0::2];", "row stride 2 is less than a row (3 elements), so rows would overlap", "s[0"),
     ("view g[2][2] = s[5::4];", "reaches elements 5..10 of 's', which has 8", "s[5"),
     ("view g[2] = t;", "signal 't' has 2 dimensions; a view is declared over a flat (1-D) signal", "t;"),
-    ("view g[2] = d;", "'d' is a buffer; a view is declared over a signal", "d;"),
+    ("view g[3] = d[2::1];", "reaches elements 2..4 of 'd', which has 4", "d[2"),
+    ("view g[2] = s;\nview h[1] = g;", "'g' is a view; a view is declared over a signal or a buffer", "g;"),
     ("view g[2] = nope;", "undeclared signal 'nope'", "nope"),
     ("view g[2] = s[0:2];", "s[OFFSET:] or s[OFFSET::STRIDE]", "[0:2]"),
     ("view g[2] = s[1];", "s[OFFSET:] or s[OFFSET::STRIDE]", "[1]"),
@@ -78,7 +79,8 @@ def test_array_misuse_is_a_spec_error_with_its_location(body, message, at):
 def test_view_declaration_errors_have_their_location(decl, message, at):
     errs = errors(f"ranks 2; signal s[8]; signal t[2][2]; buffer d[4];\n{decl}\nkernel {{ }}")
     err = next(e for e in errs if message in e.message)
-    assert (err.span.line, err.span.col) == (2, 1 + decl.index(at))
+    line = decl[:decl.index(at)].count("\n")
+    assert (err.span.line, err.span.col) == (2 + line, 1 + decl.index(at) - (decl.rindex("\n", 0, decl.index(at)) + 1 if line else 0))
 
 
 def test_view_uses_are_checked_like_signal_views():
@@ -88,6 +90,44 @@ def test_view_uses_are_checked_like_signal_views():
     assert any("this view of 'g' can hold several" in m and "2 dimension(s)" in m for m in msgs)
     assert any("view 'g' has 2 dimension(s) but 3 are indexed" in m for m in msgs)
     assert any("view 'g' can only be used where a signal is" in m for m in msgs)
+
+
+def test_a_view_of_a_buffer_is_used_where_the_buffer_is_and_nowhere_else():
+    errs = errors("ranks 2; buffer b[16]; signal s[4]; view v[2][3] = b[1::8]; view g[2] = s;\n"
+                  "kernel { TNOTIFY(v[0][0], 1, Set); TPUT(g @ 1, b[0:2]); }")
+    msgs = [e.message for e in errs]
+    assert any("'v' is a buffer, not a signal" in m for m in msgs)
+    assert any("'g' is a signal; TPUT moves buffer data" in m or "undeclared buffer 'g'" in m for m in msgs), msgs
+
+
+STRIDED_PUT = """ranks 2;
+buffer b[16];
+buffer c[6];
+view v[2][3] = b[1::8];
+signal f;
+kernel {
+    if (rank == 0) {
+        TPUT(v @ 1, c);
+        FENCE
+        TNOTIFY(f @ 1, 1, Set);
+    } else {
+        TWAIT(f, 1, EQ);
+        READ(b[K]);
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("k", range(16))
+def test_a_strided_put_through_a_buffer_view_races_on_its_rows_only(k):
+    """TPUT into `view v[2][3] = b[1::8]` writes b[1..3] and b[9..11]: unfenced, a read of one
+    of those after the notify races, a read of any other element does not; fenced, none."""
+    rows = {1, 2, 3, 9, 10, 11}
+    unfenced = STRIDED_PUT.replace("FENCE", "").replace("K", str(k))
+    assert violated(unfenced) == ({"data_race"} if k in rows else set())
+    assert violated(unfenced, por=False, symmetry=False) == violated(unfenced)
+    fenced = STRIDED_PUT.replace("FENCE", "pipe_barrier(PIPE_ALL); dsb(DSB_DDR);").replace("K", str(k))
+    assert violated(fenced) == set()
 
 
 # ---------------------------------------------------------------- run-time faults and semantics

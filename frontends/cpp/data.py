@@ -9,8 +9,9 @@ reaches a TPUT/TGET is a `buffer`, sized like a signal. The staging tiles are UB
 the calling core and are not modelled.
 
 Known limitations: async transfers (`TPUT_ASYNC` / `TGET_ASYNC`) are left out with an
-assumption; a GlobalTensor with a runtime Shape is modelled as its first element; strided
-(non-contiguous) buffer views are refused.
+assumption; a GlobalTensor with a runtime Shape is modelled as its first element; a strided
+(non-contiguous) buffer view with constant offset, shape and stride is a declared `view` of
+the buffer (`view recv_view[2][32] = recv[0::64];`), one with run-time ones is refused.
 """
 
 from __future__ import annotations

@@ -78,7 +78,8 @@ class Views:
 
     def flat_selector(self, start: Sym, dims, node, info, allow_view: bool = True) -> tuple[str, str]:
         """(name, selectors) of a view of a flat signal: the signal with an index or a
-        slice, or a declared `view` for a strided 2-D window (Signal2D with a row stride)."""
+        slice, or a declared `view` for a strided 2-D window (Signal2D with a row stride; a
+        strided GlobalTensor of a buffer, `allow_view` False, likewise)."""
         st = S.render(start)
         if not dims:
             return info.name, f"[{st}]"
@@ -92,11 +93,10 @@ class Views:
         total = S.num(1)
         for k, (n, s) in enumerate(reversed(dims)):
             if S.linear(s) != S.linear(inner):
-                if not allow_view:
-                    raise self.error(node, f"a strided (non-contiguous) view of buffer {info.key}: not supported by the extraction")
                 if k == len(dims) - 1 and all(S.is_int(x) for x in (start, s, *(d for d, _ in dims))):
                     return self.strided_view(start, dims, info, node), ""
-                raise self.error(node, f"a strided multi-dimensional view of signal {info.key} whose offset or stride is not a constant: give its dimensions in the config ([signals] {info.key} = [..])")
+                what = "signal" if allow_view else "buffer"
+                raise self.error(node, f"a strided multi-dimensional view of {what} {info.key} whose offset or stride is not a constant: give its dimensions in the config ([{what}s] {info.key} = [..])")
             inner = S.binop("*", inner, n)
             total = inner
         return info.name, f"[{st}:{S.render(S.binop('+', start, total))}]"

@@ -18,6 +18,7 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 
 CASES = (  # (name, spec, params, extra flags)
     ("a2a N=5", "specs/all_to_all_barrier.sig", {"N": 5}, []),
@@ -41,12 +42,23 @@ CASES = (  # (name, spec, params, extra flags)
     ("root EQ N=10", "bench/specs/root_eq_handshake.sig", {"N": 10}, []),
     ("two-level ghost 3x2 unreduced", "specs/two_level_barrier.sig", {"N": 3, "B": 2, "P": 1},
      ["--no-por", "--no-symmetry"]),
+    # first counterexample, depth-first: the spec's `expect` lines are left out (STRIP), so
+    # that --fail-fast stops at the bug, as bench/run.py's dfs-ff rows do
+    ("a2a reset N=24 DFS ff", "specs/bug_a2a_reset_after_wait.sig", {"N": 24}, ["STRIP", "--dfs", "--fail-fast"]),
+    ("cross-reuse N=16 DFS ff", "specs/bug_two_level_cross_reuse.sig", {"N": 16, "B": 2, "P": 2},
+     ["STRIP", "--dfs", "--fail-fast"]),
 )
 
 
 def run(checkout: str, case) -> tuple[float, int | None, str]:
     """(CPU seconds, states, verdict) of one case on one checkout."""
     name, spec, params, extra = case
+    if "STRIP" in extra:  # a copy of the spec without its `expect` lines
+        text = open(os.path.join(checkout, spec), encoding="utf-8").read()
+        spec = os.path.join(tempfile.mkdtemp(), os.path.basename(spec))
+        with open(spec, "w", encoding="utf-8") as f:
+            f.write("\n".join(line for line in text.splitlines() if not line.lstrip().startswith("expect ")) + "\n")
+        extra = [x for x in extra if x != "STRIP"]
     cmd = [sys.executable, "-m", "checker", "check", spec, "-j", "1", "--format", "json", "--no-timing", *extra]
     for k, v in params.items():
         cmd += ["-D", f"{k}={v}"]

@@ -394,6 +394,7 @@ class Prover:
         self.gc = gc
         self.enc = Enc(gc.sizes, gc)
         self._instances: dict = {}
+        self._ranges: dict = {}  # term id -> (the term, kept alive so that its id stays its own; 0 <= term < N)
         self.pre = State(self.enc, "")
         self.a, self.s, self.t = z3.Ints("a s t")
         self.domain = self.enc.domain(lower)
@@ -402,7 +403,12 @@ class Prover:
         self.trace = None  # trace(context name, dropped keys, model), for debugging
 
     def in_range(self, x):
-        return z3.And(x >= 0, x < self.enc.N)
+        """0 <= x < N, built once per term (the hypotheses ask it of every term many times)."""
+        key = x.get_id()
+        hit = self._ranges.get(key)
+        if hit is None:
+            hit = self._ranges[key] = (x, z3.And(x >= 0, x < self.enc.N))
+        return hit[1]
 
     def clause(self, c, st, env):
         return z3.Or([self.atom(a, st, env) if pol else z3.Not(self.atom(a, st, env)) for a, pol in c])

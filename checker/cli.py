@@ -383,7 +383,8 @@ def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
         specs = [p for p in args.paths if not is_kernel(Path(p))]
         for line in explain_symmetry(specs, params, options) if specs else []:
             stdout.write(line + "\n")
-    if args.together and not all(is_kernel(Path(p)) for p in args.paths):
+    if args.together and not all(is_kernel(p) for p in spec_files(args.paths, lambda q: q.suffix == ".sig" or is_kernel(q),
+                                                                  ".sig, .cpp or .pto")):
         raise UsageError("--together combines C++ or MLIR kernels (.cpp, .pto files); write one .sig spec for a "
                          "protocol of several kernels")
     if args.together and args.certificate:

@@ -67,10 +67,34 @@ def _file_of(spec: str) -> str:
     return split_name(spec)[0].as_posix()
 
 
+def _digest(spec: str) -> str | None:
+    """The sha256 of the file a result names; of kernels checked together (`a.cpp+b.cpp`), the
+    sha256 of their files' digests in order (None when one cannot be read)."""
+    from checker.kernels import together_members
+
+    members = together_members(spec)
+    if not members:
+        return _sha256_file(_file_of(spec))
+    digests = [_sha256_file(path.as_posix()) for path, _ in members]
+    return None if None in digests else hashlib.sha256("\n".join(digests).encode()).hexdigest()
+
+
+def _kernel_tasks(name: str, params: dict):
+    """(tasks, origins, assumptions) of a kernel result's name, extracted again: one kernel
+    (`file.cpp`, `file.cpp:Kernel`) or kernels checked together (`a.cpp+b.cpp`); None for a spec."""
+    from checker.kernels import is_kernel, kernel_tasks, split_name, together_members, together_tasks
+
+    members = together_members(name)
+    if members:
+        return together_tasks(members, params)
+    path, kernel = split_name(name)
+    return kernel_tasks(path, params, kernel=kernel) if is_kernel(path) else None
+
+
 def certificate(results: list[Result], options: Options) -> dict:
     doc = {"sigproof_certificate": FORMAT, "version": version(), "checker_digest": code_digest(),
            "options": key_options(options),
-           "checks": [entry(r, _sha256_file(_file_of(r.spec)), _skeleton(r)) for r in results]}
+           "checks": [entry(r, _digest(r.spec), _skeleton(r)) for r in results]}
     doc["seal"] = _seal(doc)
     return doc
 
@@ -110,10 +134,8 @@ def _skeleton(result: Result) -> str | None:
     """A kernel result's skeleton text, extracted again (None for a spec, or when it fails)."""
     if result.assumptions is None:
         return None
-    from checker.kernels import kernel_tasks, split_name
-
-    path, kernel = split_name(result.spec)
-    tasks, _, _ = kernel_tasks(path, dict(result.params), kernel=kernel)
+    got = _kernel_tasks(result.spec, dict(result.params))
+    tasks = got[0] if got is not None else []
     return tasks[0][0].source if tasks and isinstance(tasks[0], tuple) else None
 
 
@@ -123,16 +145,16 @@ def recheck(item: dict, options: Options) -> dict:
     if not isinstance(name, str) or not isinstance(item.get("params"), dict):
         raise CertificateError("a check in the certificate has no spec path or params")
     params = dict(item["params"])
-    from checker.kernels import cited, is_kernel, kernel_tasks, split_name
+    from checker.kernels import cited
 
-    path, kernel = split_name(name)
-    if is_kernel(path):  # extracted again with the sigproof.toml beside it (one of its kernels: `file.cpp:Kernel`)
-        tasks, origins, assumptions = kernel_tasks(path, params, kernel=kernel)
+    got = _kernel_tasks(name, params)
+    if got is not None:  # extracted again with the sigproof.toml beside it (`file.cpp:Kernel`, `a.cpp+b.cpp`)
+        tasks, origins, assumptions = got
         task = tasks[0]
         if isinstance(task, Result):
-            return entry(task, _sha256_file(path.as_posix()))
+            return entry(task, _digest(name))
         result = cited(check_program(task[0], task[1], options), origins, assumptions)
-        return entry(result, _sha256_file(path.as_posix()), task[0].source)
+        return entry(result, _digest(name), task[0].source)
     try:
         source = read_spec(Path(name))
         program = compile_spec(parse(source, name), params)

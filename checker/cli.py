@@ -387,8 +387,6 @@ def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
                                                                   ".sig, .cpp or .pto")):
         raise UsageError("--together combines C++ or MLIR kernels (.cpp, .pto files); write one .sig spec for a "
                          "protocol of several kernels")
-    if args.together and args.certificate:
-        raise UsageError("--certificate does not cover kernels checked --together yet")
     results = check_inputs(args.paths, params, options, jobs=jobs, progress=progress, cache=cache, config=config,
                            together=args.together, kernel=args.kernel)
     seen = set()

@@ -175,3 +175,16 @@ def test_a_local_named_like_the_other_kernels_signal_is_renamed():
         "AtomicAdd);", "AtomicAdd);\n    TNOTIFY(done, 1, Set);")
     joined = together([parse(push, "push.sig"), parse(wait, "wait.sig")], "pw.sig")
     assert list(judge(joined.spec).violated) == []
+
+
+def test_a_certificate_of_kernels_checked_together_verifies_and_sees_a_member_change(tmp_path):
+    for name in ("dispatch_push.cpp", "dispatch_wait.cpp", "sigproof.toml"):
+        (tmp_path / name).write_text((ROOT / HERE / name).read_text())
+    push, wait, cert = tmp_path / "dispatch_push.cpp", tmp_path / "dispatch_wait.cpp", tmp_path / "c.json"
+    code, out, err = sigproof("check", push, wait, "--together", "--certificate", cert, "-q", "-j", "1")
+    assert code == 0, err
+    code, out, err = sigproof("verify-certificate", cert)
+    assert code == 0 and "verified: 1 check(s)" in out
+    wait.write_text(wait.read_text().replace("WaitCmp::EQ", "WaitCmp::GE"))   # a member changes
+    code, out, err = sigproof("verify-certificate", cert)
+    assert code == 1 and "the spec file changed" in out and "skeleton_sha256" in out

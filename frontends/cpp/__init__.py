@@ -25,7 +25,8 @@ from frontends.cpp.host import (HostPlan, HostReader, template_arg_name, enclosi
                                 template_params)
 from frontends.cpp.host import strip as _host_strip
 from frontends.cpp.interp import Interp, norm
-from frontends.core.skeleton import Line, Printer, drop_unused_params, prune, texts
+from frontends.core.assemble import Layout, call_sites, render, sizes
+from frontends.core.skeleton import Line, drop_unused_params, prune, texts
 from frontends.cpp.source import Function, Index, declarator_name, load, snippet
 from frontends.core.sym import FULL, LEVEL_NAMES, Sym
 from frontends.core.extraction import Assumption, CallSite, DataSite, Extraction, SourceMapEntry
@@ -467,19 +468,7 @@ def _assemble(interp: Interp, kernel: Function, cfg: dict, stmts: list, site: La
     launch_blocks = site.blocks
     kloc = kernel.file.loc(kernel.node.child_by_field_name("declarator"))
     kloc = Loc(kloc.file, kloc.line, kloc.col, kloc.line, kloc.col)
-    notes: list[tuple[Loc, str]] = []
-    if "ranks" in cfg:
-        nranks, ranks_note = int(cfg["ranks"]), "ranks from the config"
-    else:
-        nranks, ranks_note = DEFAULT_RANKS, "assumed: rank count not configured"
-        notes.append((kloc, f"the rank count is not configured; modelled as param NRANKS = {DEFAULT_RANKS} (set ranks = N)"))
-    if "blocks" in cfg:
-        nblocks, blocks_note = int(cfg["blocks"]), "blocks from the config"
-    elif launch_blocks is not None:
-        nblocks, blocks_note = launch_blocks.args[0], "blocks from the kernel launch"
-    else:
-        nblocks, blocks_note = 1, "assumed: block count not configured"
-        notes.append((kloc, "the block count is not configured; modelled as param NBLOCKS = 1 (set blocks = N)"))
+    counts, notes = sizes(cfg, kloc, DEFAULT_RANKS, launch_blocks.args[0] if launch_blocks is not None else None)
     sig_decls = []
     for info in interp.signals.values():
         dims, extra = _signal_dims(interp, info, kernel)
@@ -503,46 +492,16 @@ def _assemble(interp: Interp, kernel: Function, cfg: dict, stmts: list, site: La
     for loc, text in notes:
         interp.assume(loc, text)
 
-    pr = Printer()
-    first = Path(kernel.file.path).name
-    pr.add(f"// Skeleton of kernel {kernel.name} ({first}), extracted by sigproof frontends.cpp.")
-    pr.add("// Regenerate rather than edit: python -m frontends.cpp " + first)
-    pr.add(f"protocol {cfg.get('protocol', kernel.name)};")
-    pr.add("")
-    pr.add(f"param NRANKS = {nranks};    // {ranks_note}")
-    pr.add(f"param NBLOCKS = {nblocks};    // {blocks_note}")
-    for pname, (value, comment, loc) in interp.params.items():
-        where = f"{Path(loc.file).name}:{loc.line}:{loc.col}: " if loc else ""
-        pr.add(f"param {pname} = {value};    // {where}{comment}", loc)
-    pr.add("ranks NRANKS;")
-    pr.add("blocks NBLOCKS;")
-    for text, info in sig_decls:
-        loc = info.loc
-        where = f"    // {Path(loc.file).name}:{loc.line}:{loc.col}" if loc else ""
-        pr.add(text + where, loc)
-    for _, (vname, vtext, vloc) in sorted(interp.views.items(), key=lambda kv: kv[1][0]):
-        pr.add(f"{vtext}    // {Path(vloc.file).name}:{vloc.line}:{vloc.col}", vloc)
-    pr.add("")
-    pr.add("kernel {", kloc)
-    pr.body(stmts, 1)
-    pr.add("}")
-    pr.add("")
-    pr.add("host {")
-    for line, loc in host_lines:  # from the host code, or from the config (cited at the kernel)
-        pr.add("    " + line, loc)
-    pr.add("}")
-    for chk in cfg.get("check", []):
-        if chk != "clean_exit":
-            raise ExtractError(None, f"config check {chk!r}: only clean_exit exists", kernel.file.path)
-        pr.add("check clean_exit;")
-    text = "\n".join(pr.lines) + "\n"
-    smap = tuple(SourceMapEntry(i, o.file, o.line, o.col, o.end_line, o.end_col)
-                 for i, o in enumerate(pr.origins, 1) if o is not None)
+    params = [(f"param {pname} = {value};", (f"{Path(loc.file).name}:{loc.line}:{loc.col}: " if loc else "") + comment,
+               loc) for pname, (value, comment, loc) in interp.params.items()]
+    decls = [(text, info.loc) for text, info in sig_decls]
+    decls += [(vtext, vloc) for _, (vname, vtext, vloc) in sorted(interp.views.items(), key=lambda kv: kv[1][0])]
+    text, smap = render(Layout("frontends.cpp", kernel.name, Path(kernel.file.path).name,
+                               cfg.get("protocol", kernel.name), counts, kloc, stmts, params, decls, host_lines,
+                               tuple(cfg.get("check", [])), kernel.file.path))
     assumptions = tuple(sorted((Assumption(loc.file, loc.line, loc.col, t) for loc, t in interp.assumptions),
                                key=lambda a: (a.file, a.line, a.col, a.text)))
-    sites = tuple(sorted((CallSite(s.kind, s.loc.file, s.loc.line, s.loc.col,
-                                   *(LEVEL_NAMES[s.levels[k]] for k in ("signal", "index", "peer", "value", "opcmp")))
-                          for s in interp.sites.values()), key=lambda c: (c.file, c.line, c.col)))
+    sites = call_sites(interp.sites.values())
     data_sites = tuple(sorted((DataSite(kind, loc.file, loc.line, loc.col, *(LEVEL_NAMES[lv[k]] for k in ("dst", "src", "peer")))
                                for kind, loc, lv in interp.data_sites.values()), key=lambda c: (c.file, c.line, c.col)))
     runtime = tuple((p, loc) for p, loc in interp.runtime_params.items() if p in interp.params)

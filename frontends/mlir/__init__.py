@@ -18,8 +18,8 @@ from pathlib import Path
 from frontends.core.extraction import Assumption, CallSite, Extraction, SourceMapEntry
 from frontends.core import sym as S
 from frontends.core.errors import ExtractError, Loc
-from frontends.core.skeleton import Block, Line, Printer, drop_unused_params, prune, texts
-from frontends.core.sym import LEVEL_NAMES
+from frontends.core.assemble import Layout, call_sites, render, sizes
+from frontends.core.skeleton import Block, Line, drop_unused_params, prune, texts
 from frontends.mlir import config as config_mod
 from frontends.mlir.interp import Interp, SignalInfo
 from frontends.mlir.source import Func, Module, parse
@@ -200,17 +200,7 @@ def _signal_size(interp: Interp, info: SignalInfo, arg: str, cfg: dict, bounds: 
 
 def _assemble(interp: Interp, module: Module, kernel: Func, cfg: dict, stmts: list) -> Extraction:
     kloc = Loc(kernel.loc.file, kernel.loc.line, kernel.loc.col, kernel.loc.line, kernel.loc.col)
-    notes: list[tuple[Loc, str]] = []
-    if "ranks" in cfg:
-        nranks, ranks_note = int(cfg["ranks"]), "ranks from the config"
-    else:
-        nranks, ranks_note = DEFAULT_RANKS, "assumed: rank count not configured"
-        notes.append((kloc, f"the rank count is not configured; modelled as param NRANKS = {DEFAULT_RANKS} (set ranks = N)"))
-    if "blocks" in cfg:
-        nblocks, blocks_note = int(cfg["blocks"]), "blocks from the config"
-    else:
-        nblocks, blocks_note = 1, "assumed: block count not configured"
-        notes.append((kloc, "the block count is not configured; modelled as param NBLOCKS = 1 (set blocks = N)"))
+    counts, notes = sizes(cfg, kloc, DEFAULT_RANKS)
     bounds = interp.loops
     decls = []
     for arg, info in interp.signals.items():
@@ -228,42 +218,14 @@ def _assemble(interp: Interp, module: Module, kernel: Func, cfg: dict, stmts: li
     for loc, text in notes:
         interp.assume(loc, text)
 
-    pr = Printer()
-    base = Path(module.path).name
-    pr.add(f"// Skeleton of kernel @{kernel.name} ({base}), extracted by sigproof frontends.mlir.")
-    pr.add("// Regenerate rather than edit: python -m frontends.mlir " + base)
-    pr.add(f"protocol {cfg.get('protocol', interp.fresh(kernel.name))};")
-    pr.add("")
-    pr.add(f"param NRANKS = {nranks};    // {ranks_note}")
-    pr.add(f"param NBLOCKS = {nblocks};    // {blocks_note}")
-    for pname, (value, comment, loc) in interp.params.items():
-        pr.add(f"param {pname} = {value};    // {comment}", loc)
-    pr.add("ranks NRANKS;")
-    pr.add("blocks NBLOCKS;")
-    for text, info in decls:
-        pr.add(f"{text}    // {Path(info.loc.file).name}:{info.loc.line}:{info.loc.col}", info.loc)
-    pr.add("")
-    pr.add("kernel {", kloc)
-    pr.body(stmts, 1)
-    pr.add("}")
-    pr.add("")
-    pr.add("host {")
-    for line in host:
-        pr.add("    " + line, kloc)
-    pr.add("}")
-    for chk in cfg.get("check", []):
-        if chk != "clean_exit":
-            raise ExtractError(None, f"config check {chk!r}: only clean_exit exists", module.path)
-        pr.add("check clean_exit;")
-    text = "\n".join(pr.lines) + "\n"
-    smap = tuple(SourceMapEntry(i, o.file, o.line, o.col, o.end_line, o.end_col)
-                 for i, o in enumerate(pr.origins, 1) if o is not None)
+    protocol = cfg.get("protocol", interp.fresh(kernel.name))
+    params = [(f"param {pname} = {value};", comment, loc) for pname, (value, comment, loc) in interp.params.items()]
+    text, smap = render(Layout("frontends.mlir", f"@{kernel.name}", Path(module.path).name, protocol, counts, kloc,
+                               stmts, params, [(text, info.loc) for text, info in decls],
+                               [(line, kloc) for line in host], tuple(cfg.get("check", [])), module.path))
     assumptions = tuple(sorted({Assumption(loc.file, loc.line, loc.col, t) for loc, t in interp.assumptions},
                                key=lambda a: (a.file, a.line, a.col, a.text)))
-    sites = tuple(sorted((CallSite(s.kind, s.loc.file, s.loc.line, s.loc.col,
-                                   *(LEVEL_NAMES[s.levels[k]] for k in ("signal", "index", "peer", "value", "opcmp")))
-                          for s in interp.sites), key=lambda c: (c.file, c.line, c.col)))
-    sites = tuple(dict.fromkeys(sites))  # a helper called twice is one call site
+    sites = call_sites(interp.sites, once=True)  # a helper called twice is one call site
     runtime = tuple((p, loc) for p, loc in interp.runtime_params.items() if p in interp.params)
     return Extraction(text, smap, assumptions, sites, kernel.name, kloc, (), runtime)
 

@@ -25,6 +25,7 @@ KEYS: dict[str, tuple[tuple[type, ...], str]] = {
     "host": ((list,), "host sequence: launch, reset SIG, host_barrier"),
     "signals": ((dict,), "signal sizes: NAME = size or [dims] (ints or C++ expressions)"),
     "buffers": ((dict,), "buffer sizes (TPUT/TGET data): NAME = size or [dims]"),
+    "regions": ((dict,), "signals or buffers carved out of a workspace: NAME = {base = \"C++ address\", elems = N}"),
     "plain_signals": ((str, list), "pointers whose plain loads and stores are signals"),
     "values": ((dict,), "values of kernel arguments and template parameters"),
     "runtime": ((dict,), "C++ expression text -> C++ expression for runtime data"),

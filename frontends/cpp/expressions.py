@@ -23,6 +23,8 @@ class Expressions:
     def eval(self, node):
         t = node.type
         key = norm(self.text(node))
+        if key in self.regions:  # the start of a region the config names ([regions])
+            return self.region(key, node)
         if key in self.builtin_text and t not in ("number_literal",):
             which, level = self.builtin_text[key]
             if t == "field_expression" and level < FULL:     # a config value: which field it is
@@ -32,6 +34,15 @@ class Expressions:
         if method is None:
             return Unknown(self.text(node), self.loc(node))
         return method(node)
+
+    def region(self, key: str, node) -> Ptr:
+        """The address `[regions] NAME = {base = ...}` names: the start of NAME, in bytes."""
+        name = self.regions[key]
+        if name not in self.region_noted:
+            self.region_noted.add(name)
+            self.assume(self.loc(node), f"{self.text(node)} is the start of {name} (config [regions]); its elements are "
+                                        f"those of the pointer type it is used through")
+        return Ptr(name, S.num(0), None, 1, PARTIAL, name in self.plain, self.loc(node))
 
     def e_number_literal(self, node):
         raw = self.text(node).replace("'", "").replace(" ", "")

@@ -38,6 +38,7 @@ class Interp(Expressions, Views, Data, Calls, Statements):
     """Interprets one kernel (and the helpers it calls) into skeleton statements."""
 
     def __init__(self, index: Index, cfg: dict, kernel: Function, proven: dict | None = None):
+        cfg, self.regions = _regions(cfg, kernel.file.path)
         self.index, self.cfg, self.kernel = index, cfg, kernel
         # C++ expressions (origin keys) the code shows to be the own rank / the rank count,
         # found by a first pass (evidence) and used by the second (proven): see translation()
@@ -71,6 +72,7 @@ class Interp(Expressions, Views, Data, Calls, Statements):
                 self.builtin_text[norm(expr)] = (b, PARTIAL)
         self.windows = set(cfg.get("windows", [])) | {"windowsIn", "windowsOut"}
         self.plain = set(cfg.get("plain_signals", []))
+        self.region_noted: set[str] = set()  # regions whose start was said in the assumptions
         self.mutated_cache: dict[int, set[str]] = {}
         self.launch_args: dict[str, Sym] = {}
         self.launch_hints: list[str] = []     # what the kernel's launches leave open (extract)
@@ -326,3 +328,25 @@ class Interp(Expressions, Views, Data, Calls, Statements):
                 raise ExtractError(f.file.loc(err), "syntax error: the C++ parser cannot read this part of the kernel")
         self.s_compound_statement(body)
         return self.out[0]
+
+
+def _regions(cfg: dict, path: str) -> tuple[dict, dict[str, str]]:
+    """The config's `[regions]` (NAME = {base = "C++ address", elems = N}: a signal or buffer
+    that starts at that address, typically `workspace + offset` of a byte workspace) as
+    {normalized address text: NAME}, and the config with each `elems` as the size of NAME
+    (`[signals]` / `[buffers]` given for NAME win)."""
+    regions = cfg.get("regions") or {}
+    if not regions:
+        return cfg, {}
+    out, sizes = {}, {}
+    for name, spec in regions.items():
+        if (not isinstance(spec, dict) or not isinstance(spec.get("base"), str) or set(spec) - {"base", "elems"}
+                or not isinstance(spec.get("elems", 1), int) or spec.get("elems", 1) < 1):
+            raise ExtractError(None, f"config regions.{name}: write {name} = {{base = \"C++ address\", elems = N}} "
+                                     f"(elems, a positive integer, may be left out)", path)
+        out[norm(spec["base"])] = name
+        if "elems" in spec:
+            sizes[name] = spec["elems"]
+    if sizes:
+        cfg = {**cfg, "signals": {**sizes, **cfg.get("signals", {})}, "buffers": {**sizes, **cfg.get("buffers", {})}}
+    return cfg, out

@@ -295,7 +295,9 @@ class Views:
         why = ""
         if isinstance(value, Unknown) and value.key.startswith("call:"):
             why = f": {value.hint} has no definition among the given files and their local headers"
-        return self.error(node, f"cannot tell which {what} `{self.text(node)}` points into{why}")
+        hint = (" (if it points into a region of a workspace, name the region's start as the code computes it "
+                "in the config: [regions] NAME = {base = \"workspace + offset\"})")
+        return self.error(node, f"cannot tell which {what} `{self.text(node)}` points into{why}{hint}")
 
     def vexing(self, kind: str, targs, plist, d):
         """`Signal sig(ptr);` parsed as a function declaration: read its parameters again

@@ -160,3 +160,28 @@ def test_verdict_names_come_from_the_catalog():
             if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
                 names = {x.value for x in node.elts if isinstance(x, ast.Constant)} & set(vocabulary.PROPERTIES)
                 assert len(names) < 3, f"{rel(p)}:{node.lineno}: a list of verdicts; use model.vocabulary"
+
+
+def test_skeleton_statements_are_built_with_what_they_read():
+    """The readers build skeleton statements only through the builders of
+    frontends/core/skeleton.py (`decl`, `sync`, `if_`, ...), which take the values a statement
+    reads; nothing constructs a `Line` or `Block` directly, so pruning never has to guess a
+    statement's reads from its text."""
+    direct = []
+    for pkg in ("frontends/cpp", "frontends/mlir", "frontends/core"):
+        for p in modules(pkg):
+            if p.name == "skeleton.py":
+                continue
+            tree = ast.parse(p.read_text())
+            aliases = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+                       and n.module == "frontends.core" for a in n.names if a.name == "skeleton"}
+            named = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+                     and n.module == "frontends.core.skeleton" for a in n.names if a.name in ("Line", "Block")}
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call):
+                    f = node.func
+                    if (isinstance(f, ast.Name) and f.id in named) or (
+                            isinstance(f, ast.Attribute) and f.attr in ("Line", "Block")
+                            and isinstance(f.value, ast.Name) and f.value.id in aliases):
+                        direct.append(f"{p.relative_to(ROOT)}:{node.lineno}")
+    assert direct == []

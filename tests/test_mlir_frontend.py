@@ -255,6 +255,31 @@ def test_scf_for_iter_args_if_results_and_while(tmp_path):
     }"""
 
 
+def test_what_a_statement_reads_keeps_its_locals_and_params(tmp_path):
+    """The pruning follows the names each statement reads (from its values, not its text): the
+    loop-carried index `k` of a TNOTIFY is kept with its update, and the param N that only the
+    signal's declared size reads stays declared."""
+    p = tmp_path / "k.pto"
+    p.write_text(HEAD.replace("%rank: i32", "%rank: i32, %n: i32") +
+                 "    %c0 = arith.constant 0 : index\n    %c1 = arith.constant 1 : index\n"
+                 "    %c2 = arith.constant 2 : index\n    %c4 = arith.constant 4 : index\n"
+                 "    %ni = arith.index_cast %n : i32 to index\n    %v = arith.constant 1 : i32\n"
+                 "    %tv = pto.make_tensor_view %f, shape = [%ni], strides = [%c1] : !pto.tensor_view<?xi32>\n"
+                 "    %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%k = %c0) -> (index) {\n"
+                 "      %s = pto.partition_view %tv, offsets = [%k], sizes = [%c1] : !pto.tensor_view<?xi32> -> "
+                 "!pto.partition_tensor_view<1xi32>\n"
+                 "      pto.comm.tnotify(%s, %v : !pto.partition_tensor_view<1xi32>, i32) {notifyOp = #pto<notify_op set>}\n"
+                 "      %k1 = arith.addi %k, %c2 : index\n      scf.yield %k1 : index\n    }\n" + TAIL)
+    ex = extract([p.as_posix()])
+    assert kernel_of(ex.sig_text) == """\
+    int k = 0;
+    for (int i = 0; i < 4; i++) {
+        TNOTIFY(f[k], 1, Set);
+        k = k + 2;
+    }"""
+    assert "signal f[N];" in ex.sig_text and "param N = 0;" in ex.sig_text
+
+
 def test_multi_element_waits_become_slices(tmp_path):
     body = ("    %c0 = arith.constant 0 : index\n    %c2 = arith.constant 2 : index\n    %c1 = arith.constant 1 : index\n"
             "    %c8 = arith.constant 8 : index\n    %v = arith.constant 1 : i32\n"

@@ -1,8 +1,10 @@
 """The skeleton's statements before they are printed, pruning, and printing with a source map.
 
-The interpreter builds `Line`s and `Block`s; `prune` keeps what the synchronization needs
-(signal operations, returns, and whatever locals and control flow they depend on);
-`render` prints .sig text and records which C++ range each printed line comes from.
+The interpreter builds `Line`s and `Block`s, each with its text and the .sig names it reads
+(from the `Sym` values it was built from: no analysis of the text); `prune` keeps what the
+synchronization needs (signal operations, returns, and whatever locals and control flow they
+depend on); `render` prints .sig text and records which C++ range each printed line comes from.
+Builders: `decl`, `assign`, `sync`, `jump`, `ret`, `comment`, `if_`, `while_`, `for_`.
 """
 
 from __future__ import annotations
@@ -10,9 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from frontends.core import sym as S
 from frontends.core.errors import Loc
-
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @dataclass
@@ -22,17 +23,10 @@ class Line:
     kind: str                   # sync, decl, assign, jump, return, comment
     defines: str | None = None  # the local a decl/assign writes
     buffer: str | None = None   # a READ / WRITE of this buffer key: kept only if a TPUT/TGET declares it
+    reads: frozenset = frozenset()   # the .sig names the statement reads
 
-    def uses(self) -> set[str]:
-        t = self.text
-        if self.kind == "assign" and self.defines and "=" in t and not t.endswith(("++;", "--;")):
-            lhs, _, rhs = t.partition("=")
-            if lhs.rstrip().endswith(("+", "-")) or "[" in lhs:   # a compound op, or an array index
-                return set(_IDENT.findall(t))
-            return set(_IDENT.findall(rhs))
-        if self.kind == "decl":
-            return set(_IDENT.findall(t.partition("=")[2]))
-        return set(_IDENT.findall(t))
+    def uses(self) -> frozenset:
+        return self.reads
 
 
 @dataclass
@@ -43,10 +37,84 @@ class Block:
     body: list = field(default_factory=list)
     orelse: list | None = None
     defines: str | None = None  # a for loop's variable
-    reads: bool = False         # the condition contains a TTEST
+    tests: bool = False         # the condition contains a TTEST
+    reads: frozenset = frozenset()   # the .sig names the head reads
 
-    def uses(self) -> set[str]:
-        return set(_IDENT.findall(self.head))
+    def uses(self) -> frozenset:
+        return self.reads
+
+
+def names(*values) -> frozenset:
+    """The .sig names read by `Sym` values (TTEST and array texts included) and by plain
+    names given as strings; None is skipped."""
+    out: set[str] = set()
+    for v in values:
+        if v is None:
+            continue
+        if isinstance(v, str):
+            out.add(v)
+        elif isinstance(v, (set, frozenset)):
+            out |= v
+        else:
+            out |= S.uses(v)
+    return frozenset(out)
+
+
+def decl(name: str, value=None, loc: Loc | None = None, ctype: str = "int", text: str | None = None,
+         size: int | None = None) -> Line:
+    """`int name = value;` (0 when value is None), `int name[size] = ...` for an array;
+    `text` for an initializer rendered by the caller (an array literal, `any(lo, hi)`)
+    whose names `value` (a Sym, or a tuple of Syms) gives."""
+    rhs = text if text is not None else ("0" if value is None else S.render(value))
+    vals = value if isinstance(value, tuple) else (value,)
+    dims = "" if size is None else f"[{size}]"
+    return Line(f"{ctype} {name}{dims} = {rhs};", loc, "decl", name, reads=names(*vals))
+
+
+def assign(target: str, text: str, loc: Loc | None, *reads) -> Line:
+    """An assignment to local `target` (`text` is the whole statement); `reads` are the Syms
+    or names it reads (the target itself for `x++`, `x += v` and an indexed store)."""
+    return Line(text, loc, "assign", target, reads=names(*reads))
+
+
+def sync(text: str, loc: Loc | None, *reads, defines: str | None = None, buffer: str | None = None) -> Line:
+    """A signal or data operation (TNOTIFY, TWAIT, TTEST, TPUT, READ, ...)."""
+    return Line(text, loc, "sync", defines, buffer, names(*reads))
+
+
+def jump(word: str, loc: Loc | None) -> Line:
+    return Line(f"{word};", loc, "jump")
+
+
+def ret(loc: Loc | None) -> Line:
+    return Line("return;", loc, "return")
+
+
+def comment(text: str, loc: Loc | None) -> Line:
+    return Line(text, loc, "comment")
+
+
+def if_(c, loc: Loc | None, body: list | None = None, orelse: list | None = None) -> Block:
+    """`if (c)`: c a Sym (its text and names) or a (text, names) pair."""
+    head, reads, tests = _head(c)
+    return Block("if", head, loc, body if body is not None else [], orelse, None, tests, reads)
+
+
+def while_(c, loc: Loc | None, body: list | None = None) -> Block:
+    head, reads, tests = _head(c)
+    return Block("while", head, loc, body if body is not None else [], None, None, tests, reads)
+
+
+def for_(var: str, head: str, loc: Loc | None, *reads, body: list | None = None, tests: bool = False) -> Block:
+    """`for (head)` over `var`; `reads`: what the bounds and step read (the variable itself
+    is added)."""
+    return Block("for", head, loc, body if body is not None else [], None, var, tests, names(var, *reads))
+
+
+def _head(c) -> tuple[str, frozenset, bool]:
+    if isinstance(c, tuple):
+        return c[0], names(c[1]), False
+    return S.render(c), names(c), c.reads
 
 
 def _walk_keep(stmts: list, relevant: set[str], in_kept_loop: bool, keep: dict[int, bool]) -> bool:
@@ -62,7 +130,7 @@ def _walk_keep(stmts: list, relevant: set[str], in_kept_loop: bool, keep: dict[i
             inner_loop = keep.get(id(s), False) if loop else in_kept_loop
             k_body = _walk_keep(s.body, relevant, inner_loop, keep)
             k_else = _walk_keep(s.orelse or [], relevant, in_kept_loop, keep)
-            k = k_body or k_else or s.reads or (s.defines in relevant if loop and s.defines else False)
+            k = k_body or k_else or s.tests or (s.defines in relevant if loop and s.defines else False)
         if k:
             keep[id(s)] = True
             relevant |= s.uses()
@@ -118,21 +186,39 @@ class Printer:
             self.add(pad + "}", None)
 
 
-def texts(stmts: list):
-    """Every line of a skeleton's statements (heads of blocks included)."""
+def as_scalar(stmts: list, name: str) -> None:
+    """Print the one-element signal `name`, used only at element 0, as a scalar signal: its
+    references `name[0]` and `name[0:1]` become `name` (the one rewrite of printed text;
+    what each statement reads is unchanged)."""
+    _as_scalar(stmts, re.compile(rf"\b{re.escape(name)}\[0(:1)?\]"), name)
+
+
+def _as_scalar(stmts: list, element, name: str) -> None:
     for st in stmts:
         if isinstance(st, Line):
-            yield st.text
+            st.text = element.sub(name, st.text)
         else:
-            yield st.head
-            yield from texts(st.body)
-            yield from texts(st.orelse or [])
+            st.head = element.sub(name, st.head)
+            _as_scalar(st.body, element, name)
+            _as_scalar(st.orelse or [], element, name)
 
 
-def drop_unused_params(interp, stmts: list, decls: list[str]) -> None:
-    """A param the pruned skeleton never reads is left out, with its assumption (`interp`:
-    either frontend's interpreter, with `params`, `param_notes` and `assumptions`)."""
-    used = set(re.findall(r"[A-Za-z_]\w*", " ".join([*texts(stmts), *decls])))
+def read_names(stmts: list) -> set[str]:
+    """Every name the statements read (heads of blocks included)."""
+    out: set[str] = set()
+    for st in stmts:
+        out |= st.uses()
+        if isinstance(st, Block):
+            out |= read_names(st.body)
+            out |= read_names(st.orelse or [])
+    return out
+
+
+def drop_unused_params(interp, stmts: list, decl_reads: set[str]) -> None:
+    """A param the pruned skeleton never reads (nor a declaration's size, `decl_reads`) is
+    left out, with its assumption (`interp`: either frontend's interpreter, with `params`,
+    `param_notes` and `assumptions`)."""
+    used = read_names(stmts) | set(decl_reads)
     for pname in list(interp.params):
         if pname not in used:
             del interp.params[pname]

@@ -42,9 +42,11 @@ def name(s: str, level: int = FULL, origin: str | None = None) -> Sym:
     return Sym("name", (s,), level, origin=origin)
 
 
-def text(s: str, level: int = FULL, reads: bool = True, prec: int = _ATOM) -> Sym:
-    """An already rendered .sig expression (a TTEST call)."""
-    return Sym("text", (s, prec), level, reads)
+def text(s: str, level: int = FULL, reads: bool = True, prec: int = _ATOM,
+         names: frozenset = frozenset()) -> Sym:
+    """An already rendered .sig expression (a TTEST call, an array element) and the .sig
+    names it reads."""
+    return Sym("text", (s, prec, frozenset(names)), level, reads)
 
 
 def is_int(s: Sym) -> bool:
@@ -174,6 +176,20 @@ def names(s: Sym) -> set[str]:
     for a in s.args:
         if isinstance(a, Sym):
             out |= names(a)
+    return out
+
+
+def uses(s: Sym) -> frozenset:
+    """Every .sig name evaluating the expression reads, those inside TTEST and array texts
+    included (what the skeleton's pruning follows)."""
+    if s.op == "name":
+        return frozenset((s.args[0],))
+    if s.op == "text":
+        return s.args[2]
+    out: frozenset = frozenset()
+    for a in s.args:
+        if isinstance(a, Sym):
+            out |= uses(a)
     return out
 
 

@@ -26,7 +26,7 @@ from frontends.cpp.host import (HostPlan, HostReader, template_arg_name, enclosi
 from frontends.cpp.host import strip as _host_strip
 from frontends.cpp.interp import Interp, norm
 from frontends.core.assemble import Layout, call_sites, render, sizes
-from frontends.core.skeleton import Line, drop_unused_params, prune, texts
+from frontends.core.skeleton import as_scalar, drop_unused_params, prune
 from frontends.cpp.source import Function, Index, declarator_name, load, snippet
 from frontends.core.sym import FULL, LEVEL_NAMES, Sym
 from frontends.core.extraction import Assumption, CallSite, DataSite, Extraction, SourceMapEntry
@@ -429,11 +429,12 @@ def _tidy(s: Sym) -> Sym:
     return s
 
 
-def _signal_dims(interp: Interp, info, kernel: Function, what: str = "signal") -> tuple[str, list]:
-    """The declared dimensions of a signal (or buffer), and any assumption they needed."""
+def _signal_dims(interp: Interp, info, kernel: Function, what: str = "signal") -> tuple[str, list, frozenset]:
+    """The declared dimensions of a signal (or buffer), any assumption they needed, and the
+    names (params) they read."""
     key = "signals" if what == "signal" else "buffers"
     if info.dims is not None:
-        out = []
+        out, reads = [], set()
         for d in info.dims:
             decl = S.substitute(d, {"nranks": S.name("NRANKS"), "nblocks": S.name("NBLOCKS")})
             bad = S.names(decl) - {"NRANKS", "NBLOCKS"} - set(interp.params)
@@ -442,7 +443,8 @@ def _signal_dims(interp: Interp, info, kernel: Function, what: str = "signal") -
             if not S.is_int(decl) and S.names(decl) - {"NRANKS", "NBLOCKS"}:
                 decl = S.call("max", decl, S.num(1))      # an assumption param may be 0
             out.append(S.render(decl))
-        return "".join(f"[{d}]" for d in out), []
+            reads |= S.uses(decl)
+        return "".join(f"[{d}]" for d in out), [], frozenset(reads)
     sizes = []
     for start, last in info.spans:
         u = _upper(last, interp)
@@ -452,7 +454,7 @@ def _signal_dims(interp: Interp, info, kernel: Function, what: str = "signal") -
         sizes.append(_tidy(S.binop("+", u, S.num(1))))
     if sizes is None or not sizes:
         p = interp.param(f"size:{info.key}", f"{info.name}_SIZE", 16, f"assumed: size of {what} {info.key} unknown", info.loc)
-        return f"[{S.render(p)}]", [(info.loc, f"the size of {what} {info.key} is not known from the code; modelled as param {S.render(p)} = 16 (set [{key}] {info.key} = N); an index beyond it shows up as an error verdict")]
+        return f"[{S.render(p)}]", [(info.loc, f"the size of {what} {info.key} is not known from the code; modelled as param {S.render(p)} = 16 (set [{key}] {info.key} = N); an index beyond it shows up as an error verdict")], S.uses(p)
     uniq: list[Sym] = []
     for s in sizes:
         if S.render(s) not in {S.render(u) for u in uniq}:
@@ -461,7 +463,7 @@ def _signal_dims(interp: Interp, info, kernel: Function, what: str = "signal") -
     for s in uniq[1:]:
         total = S.call("max", total, s)
     note = f"the size of {what} {info.key} is not configured; sized {S.render(total)} to cover the indices used (set [{key}] {info.key} = N otherwise)"
-    return f"[{S.render(total)}]", [(info.loc, note)]
+    return f"[{S.render(total)}]", [(info.loc, note)], S.uses(total)
 
 
 def _assemble(interp: Interp, kernel: Function, cfg: dict, stmts: list, site: LaunchSite) -> Extraction:
@@ -469,21 +471,23 @@ def _assemble(interp: Interp, kernel: Function, cfg: dict, stmts: list, site: La
     kloc = kernel.file.loc(kernel.node.child_by_field_name("declarator"))
     kloc = Loc(kloc.file, kloc.line, kloc.col, kloc.line, kloc.col)
     counts, notes = sizes(cfg, kloc, DEFAULT_RANKS, launch_blocks.args[0] if launch_blocks is not None else None)
-    sig_decls = []
+    sig_decls, decl_reads = [], set()
     for info in interp.signals.values():
-        dims, extra = _signal_dims(interp, info, kernel)
+        dims, extra, reads = _signal_dims(interp, info, kernel)
+        decl_reads |= reads
         if dims == "[1]" and info.dims is None and all(S.is_int(a) and a.args[0] == 0 for a, _ in info.spans):
             dims = ""
-            _scalar(stmts, re.compile(rf"\b{re.escape(info.name)}\[0(:1)?\]"), info.name)
+            as_scalar(stmts, info.name)
             extra = [(loc, t.replace("sized 1 to cover", "a scalar, which covers")) for loc, t in extra]
         notes.extend(extra)
         sig_decls.append((f"signal {info.name}{dims};", info))
     drop_unused_buffers(interp, stmts)
     for info in interp.buffers.values():
-        dims, extra = _signal_dims(interp, info, kernel, "buffer")
+        dims, extra, reads = _signal_dims(interp, info, kernel, "buffer")
+        decl_reads |= reads
         notes.extend(extra)
         sig_decls.append((f"buffer {info.name}{dims};", info))
-    drop_unused_params(interp, stmts, [t for t, _ in sig_decls])
+    drop_unused_params(interp, stmts, decl_reads)
     host_lines, host_notes = _host(cfg, interp, kloc, site)
     notes.extend(host_notes)
     notes.extend(interp.index.notes)
@@ -506,17 +510,6 @@ def _assemble(interp: Interp, kernel: Function, cfg: dict, stmts: list, site: La
                                for kind, loc, lv in interp.data_sites.values()), key=lambda c: (c.file, c.line, c.col)))
     runtime = tuple((p, loc) for p, loc in interp.runtime_params.items() if p in interp.params)
     return Extraction(text, smap, assumptions, sites, kernel.name, kloc, data_sites, runtime)
-
-
-def _scalar(stmts: list, pattern, name: str) -> None:
-    """Print a one-element signal used only at element 0 as a scalar signal."""
-    for st in stmts:
-        if isinstance(st, Line):
-            st.text = pattern.sub(name, st.text)
-        else:
-            st.head = pattern.sub(name, st.head)
-            _scalar(st.body, pattern, name)
-            _scalar(st.orelse or [], pattern, name)
 
 
 def _host(cfg: dict, interp: Interp, kloc: Loc, site: LaunchSite) -> tuple[list[tuple[str, Loc]], list]:

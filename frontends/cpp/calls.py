@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from frontends.core import sym as S
 from frontends.core.errors import ExtractError
-from frontends.core.skeleton import Block, Line
+from frontends.core import skeleton as K
 from frontends.cpp.source import Function, declarator_name, parameters
 from frontends.core.sym import Sym
 from frontends.cpp.values import INT_TYPES, Local, Unknown, clean_type
@@ -111,7 +111,7 @@ class Calls:
                 scope[pname] = Local(n)
                 self.local_level(n, sv.level)
                 self.local_values[n] = None
-                self.emit(Line(f"int {n} = {S.render(sv)};", self.loc(p), "decl", n))
+                self.emit(K.decl(n, sv, self.loc(p)))
             stmts = [c for c in body.named_children if c.type != "comment"]
             has_nested = self.nested_return(body, stmts)
             pure = self.pure_value(stmts) if has_nested and not self.returns_inside_loop(body) else None
@@ -235,18 +235,18 @@ class Calls:
         if rtext != "void" and (rtext in INT_TYPES or rtext == "bool") and declarator is not None \
                 and declarator.type == "function_declarator":
             result = self.fresh(f"{f.name}_result")
-            self.emit(Line(f"{'bool' if rtext == 'bool' else 'int'} {result} = 0;", self.loc(body), "decl", result))
+            self.emit(K.decl(result, None, self.loc(body), 'bool' if rtext == 'bool' else 'int'))
             self.local_values[result] = None
             ctx["result"] = result
         if self.returns_inside_loop(body):
             # a `return` inside the helper's own loops sets a flag and breaks; after each of
             # those loops, `if (flag) break;` carries it out to the one-iteration loop
             flag = self.fresh(f"{f.name}_returned")
-            self.emit(Line(f"bool {flag} = 0;", self.loc(body), "decl", flag))
+            self.emit(K.decl(flag, None, self.loc(body), "bool"))
             self.local_values[flag] = None
             ctx["flag"] = flag
         n = self.fresh("once")
-        block = Block("for", f"int {n} = 0; {n} < 1; {n}++", self.loc(body), defines=n)
+        block = K.for_(n, f"int {n} = 0; {n} < 1; {n}++", self.loc(body))
         ctx["nested"] = True
         self.out.append(block.body)
         self.loop_depth += 1
@@ -266,7 +266,7 @@ class Calls:
         enclosing loop too once the helper has returned (one_shot)."""
         ctx = self.ret_ctx[-1] if self.ret_ctx else None
         if ctx and ctx.get("flag") and self.loop_depth >= ctx["base"]:
-            self.emit(Block("if", ctx["flag"], loc, [Line("break;", loc, "jump")]))
+            self.emit(K.if_(S.name(ctx["flag"]), loc, [K.jump("break", loc)]))
 
     def returns_inside_loop(self, body) -> bool:
         stack = [(c, False) for c in body.named_children]

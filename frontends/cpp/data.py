@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from frontends.core import sym as S
-from frontends.core.skeleton import Block, Line
+from frontends.core import skeleton as K
 from frontends.core.errors import ExtractError
 from frontends.core.sym import FULL, Sym
 from frontends.cpp.values import SIZE_OF, Ptr, Unknown, View
@@ -75,8 +75,9 @@ class Data:
             self.buffers[ptr.base] = info
         return info
 
-    def buffer_text(self, view: View, node, count: Sym | None = None) -> tuple[str, dict, Sym]:
-        """`NAME[a:b] @ r` for a buffer view, its resolution levels and its element count."""
+    def buffer_text(self, view: View, node, count: Sym | None = None) -> tuple[str, dict, Sym, frozenset]:
+        """`NAME[a:b] @ r` for a buffer view, its resolution levels, its element count and
+        the names the reference reads."""
         ptr = view.ptr
         info = self.buffer(ptr)
         start = self.elements(ptr.offset, view.dsize)
@@ -99,7 +100,8 @@ class Data:
             at = f" @ {S.render(ptr.rank)}" if S.prec(ptr.rank) >= 13 else f" @ ({S.render(ptr.rank)})"
             self.note_rank_use(ptr.rank)
         levels = {"buffer": min(ptr.level, start.level), "peer": ptr.rank.level if ptr.rank is not None else FULL}
-        return name + sel + at, levels, size
+        reads = K.names(name, start, ptr.rank, *(x for d in dims for x in d))
+        return name + sel + at, levels, size, reads
 
     def transfer(self, kind: str, arg_nodes, targs, node):
         if len(arg_nodes) < 2:
@@ -117,8 +119,8 @@ class Data:
         if dst.dynamic != src.dynamic:      # one extent unknown: both are modelled as one element
             dst, src = (View(v.ptr, (), (), v.dsize, True, True) for v in (dst, src))
         self.transfer_bases.update((dst.ptr.base, src.ptr.base))
-        dtext, dlev, _ = self.buffer_text(dst, arg_nodes[0])
-        stext, slev, _ = self.buffer_text(src, arg_nodes[1])
+        dtext, dlev, _, dreads = self.buffer_text(dst, arg_nodes[0])
+        stext, slev, _, sreads = self.buffer_text(src, arg_nodes[1])
         peer = (dlev if kind == "TPUT" else slev)["peer"]
         self.data_sites[(self.loc(node).file, self.loc(node).line, self.loc(node).col)] = (
             kind, self.loc(node), {"dst": dlev["buffer"], "src": slev["buffer"], "peer": peer})
@@ -126,11 +128,11 @@ class Data:
         loc = self.loc(node)
 
         def line(a):
-            return Line(f"{kind}({dtext}, {stext}{', AtomicAdd' if a == 'AtomicAdd' else ''});", loc, "sync")
+            return K.sync(f"{kind}({dtext}, {stext}{', AtomicAdd' if a == 'AtomicAdd' else ''});", loc, dreads, sreads)
         if isinstance(atomic, str):
             self.emit(line(atomic))
         else:
-            self.emit(Block("if", f"{S.render(atomic)} == 0", loc, [line("AtomicNone")], [line("AtomicAdd")]))
+            self.emit(K.if_(S.binop("==", atomic, S.num(0)), loc, [line("AtomicNone")], [line("AtomicAdd")]))
         return S.num(0)
 
     def atomic_of(self, targs, rest, node):
@@ -163,8 +165,8 @@ class Data:
             return
         if v.ptr.base in self.signals:
             return
-        text, _, _ = self.buffer_text(v, arg_nodes[k])
-        self.emit(Line(f"{'READ' if kind == 'TLOAD' else 'WRITE'}({text});", self.loc(node), "sync", buffer=v.ptr.base))
+        text, _, _, reads = self.buffer_text(v, arg_nodes[k])
+        self.emit(K.sync(f"{'READ' if kind == 'TLOAD' else 'WRITE'}({text});", self.loc(node), reads, buffer=v.ptr.base))
 
     def async_transfer(self, kind: str, node):
         self.assume(self.loc(node), f"{kind} is not extracted yet: the async transfer is left out and its data "
@@ -184,7 +186,7 @@ def _filter(stmts: list, keep: set) -> None:
     i = 0
     while i < len(stmts):
         st = stmts[i]
-        if isinstance(st, Line):
+        if isinstance(st, K.Line):
             if st.buffer is not None and st.buffer not in keep:
                 del stmts[i]
                 continue

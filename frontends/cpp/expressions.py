@@ -7,7 +7,7 @@ import re
 from frontends.core import sym as S
 from frontends.core.errors import ExtractError, Loc
 from frontends.core.intrinsics import cpp_role
-from frontends.core.skeleton import Line
+from frontends.core import skeleton as K
 from frontends.cpp.source import snippet
 from frontends.core.sym import FULL, PARTIAL, Sym, ring_step
 from frontends.cpp.values import (CMPS, OPS, SIZE_OF, Elem, Enum, Local, LocalArray, Offset, Ptr, Struct,
@@ -176,7 +176,8 @@ class Expressions:
                 return self.table(arr, i, node)
         if isinstance(arr, LocalArray):
             i = self.as_int(self.eval(idx_node), idx_node)
-            return S.text(f"{arr.name}[{S.render(i)}]", min(i.level, self.local_levels.get(arr.name, FULL)), reads=False)
+            return S.text(f"{arr.name}[{S.render(i)}]", min(i.level, self.local_levels.get(arr.name, FULL)), reads=False,
+                          names=K.names(arr.name, i))
         return Unknown(self.text(node), self.loc(node))
 
     def table(self, items: tuple, i: Sym, node) -> Sym:
@@ -184,8 +185,9 @@ class Expressions:
         name = self.fresh(re.sub(r"\W", "_", self.text(node.child_by_field_name("argument"))) or "table")
         self.local_values[name] = None
         self.local_level(name, min(v.level for v in items))
-        self.emit(Line(f"int {name}[{len(items)}] = {{{', '.join(S.render(v) for v in items)}}};", self.loc(node), "decl", name))
-        return S.text(f"{name}[{S.render(i)}]", min(i.level, self.local_levels[name]), reads=False)
+        self.emit(K.decl(name, tuple(items), self.loc(node), text=f"{{{', '.join(S.render(v) for v in items)}}}",
+                         size=len(items)))
+        return S.text(f"{name}[{S.render(i)}]", min(i.level, self.local_levels[name]), reads=False, names=K.names(name, i))
 
     def ptr_add(self, p: Ptr, i: Sym, sign: int = 1) -> Ptr:
         step = S.binop("*", i, S.num(p.elem))
@@ -498,15 +500,15 @@ class Expressions:
         elif role == "async_transfer":
             return self.async_transfer(fname, node)
         elif role == "pipe_barrier":
-            self.emit(Line("pipe_barrier(PIPE_ALL);", self.loc(node), "comment"))
+            self.emit(K.comment("pipe_barrier(PIPE_ALL);", self.loc(node)))
         elif role == "fence":
             arg = norm(self.text(arg_nodes[0])).split("::")[-1] if arg_nodes else ""
             if arg == "DSB_DDR":
-                self.emit(Line("dsb(DSB_DDR);", self.loc(node), "comment"))
+                self.emit(K.comment("dsb(DSB_DDR);", self.loc(node)))
             else:
                 self.assume(self.loc(node), f"{self.text(node)} orders nothing the skeleton models (only dsb(DSB_DDR) is a fence of the data extension); left out")
         elif role == "block_barrier":
-            self.emit(Line("block_barrier;", self.loc(node), "sync"))
+            self.emit(K.sync("block_barrier;", self.loc(node)))
         else:
             raise AssertionError(f"the C++ reader has no handler for intrinsic role {role}")
         return S.num(0)

@@ -20,7 +20,7 @@ import re
 
 from frontends.core import sym as S
 from frontends.core.errors import ExtractError, Loc
-from frontends.core.skeleton import Line
+from frontends.core import skeleton as K
 from frontends.cpp.source import Function, Index, SourceFile, declarator_name, snippet
 from frontends.core.sym import FULL, NONE, PARTIAL, Sym
 from frontends.cpp.values import CMPS, OPS, Elem, Enum, Local, Ptr, Unknown, View, Windows, pointee
@@ -192,7 +192,7 @@ class Interp(Expressions, Views, Data, Calls, Statements):
             n = self.fresh(pname_hint.lower())
             self.local_level(n, PARTIAL)
             self.local_values[n] = hi_s
-            self.emit(Line(f"int {n} = any({S.render(lo_s)}, {S.render(hi_s)});", u.loc, "decl", n))
+            self.emit(K.decl(n, (lo_s, hi_s), u.loc, text=f"any({S.render(lo_s)}, {S.render(hi_s)})"))
             self.assume(u.loc, f"{u.text} is runtime data in [{S.render(lo_s)}, {S.render(hi_s)}]; modelled as "
                                f"int {n} = any({S.render(lo_s)}, {S.render(hi_s)}): every value is explored")
             return S.name(n, PARTIAL)
@@ -322,7 +322,7 @@ class Interp(Expressions, Views, Data, Calls, Statements):
                 scope[pname] = Local(n)
                 self.local_level(n, v.level)
                 self.local_values[n] = None
-                self.emit(Line(f"int {n} = {S.render(v)};", self.sf.loc(f.node.child_by_field_name("declarator")), "decl", n))
+                self.emit(K.decl(n, v, self.sf.loc(f.node.child_by_field_name("declarator"))))
         for err in f.file.errors:
             if f.node.start_byte <= err.start_byte < f.node.end_byte:
                 raise ExtractError(f.file.loc(err), "syntax error: the C++ parser cannot read this part of the kernel")

@@ -6,7 +6,7 @@ import re
 
 from frontends.core import sym as S
 from frontends.core.errors import ExtractError
-from frontends.core.skeleton import Block, Line
+from frontends.core import skeleton as K
 from frontends.cpp.source import declarator_name
 from frontends.core.sym import PARTIAL, Sym
 from frontends.cpp.values import (INT_TYPES, Elem, Local, LocalArray, Ptr, Struct, Unknown, View, Windows,
@@ -68,7 +68,7 @@ class Statements:
         else:
             v = self.eval(e)
             if isinstance(v, Sym) and v.reads:
-                self.emit(Line(f"{S.render(v)};", self.loc(e), "sync"))
+                self.emit(K.sync(f"{S.render(v)};", self.loc(e), v))
 
     def update(self, e) -> None:
         arg = e.child_by_field_name("argument")
@@ -78,12 +78,12 @@ class Statements:
             if isinstance(arr, LocalArray):
                 idx_node = arg.child_by_field_name("indices").named_children[0]
                 i = self.as_int(self.eval(idx_node), idx_node)
-                self.emit(Line(f"{arr.name}[{S.render(i)}]{op};", self.loc(e), "assign", arr.name))
+                self.emit(K.assign(arr.name, f"{arr.name}[{S.render(i)}]{op};", self.loc(e), arr.name, i))
                 return
         if arg.type == "identifier":
             b = self.lookup(self.text(arg))
             if isinstance(b, Local):
-                self.emit(Line(f"{b.name}{op};", self.loc(e), "assign", b.name))
+                self.emit(K.assign(b.name, f"{b.name}{op};", self.loc(e), b.name))
                 return
             if isinstance(b, Ptr):
                 self.rebind_ptr(arg, self.ptr_add(b, S.num(1), 1 if op == "++" else -1), e)
@@ -108,11 +108,13 @@ class Statements:
             if isinstance(b, Local):
                 v = self.as_int(self.eval(right), right, self.text(left))
                 self.local_level(b.name, v.level)
-                if op in ("=", "+=", "-="):
-                    self.emit(Line(f"{b.name} {op} {S.render(v)};", self.loc(e), "assign", b.name))
+                if op == "=":
+                    self.emit(K.assign(b.name, f"{b.name} = {S.render(v)};", self.loc(e), v))
+                elif op in ("+=", "-="):
+                    self.emit(K.assign(b.name, f"{b.name} {op} {S.render(v)};", self.loc(e), b.name, v))
                 else:
-                    bop = op[:-1]
-                    self.emit(Line(f"{b.name} = {S.render(S.binop(bop, S.name(b.name), v))};", self.loc(e), "assign", b.name))
+                    value = S.binop(op[:-1], S.name(b.name), v)
+                    self.emit(K.assign(b.name, f"{b.name} = {S.render(value)};", self.loc(e), value))
                 return
             v = self.eval(right)
             if isinstance(b, (Ptr, View, Struct, Windows)):
@@ -134,17 +136,17 @@ class Statements:
                 ref = f"{arr.name}[{S.render(i)}]"
                 text = f"{ref} {bop} {S.render(v)};" if bop else \
                     f"{ref} = {S.render(S.binop(op[:-1], S.text(ref, reads=False), v))};"
-                self.emit(Line(text, self.loc(e), "assign", arr.name))
+                self.emit(K.assign(arr.name, text, self.loc(e), arr.name, i, v))
                 return
         target = self.eval(left)
         if isinstance(target, Elem) and target.ptr.plain:
             v = self.as_int(self.eval(right), right)
             if op != "=":
                 raise self.error(e, "a compound assignment to a plain signal is not atomic: not supported")
-            ref, levels = self.view_text(View(target.ptr, (), ()), left, single=True)
+            ref, levels, ref_reads = self.view_text(View(target.ptr, (), ()), left, single=True)
             levels["value"], levels["opcmp"] = v.level, PARTIAL
             self.site("TNOTIFY", e, levels)
-            self.emit(Line(f"TNOTIFY({ref}, {S.render(v)}, Set);", self.loc(e), "sync"))
+            self.emit(K.sync(f"TNOTIFY({ref}, {S.render(v)}, Set);", self.loc(e), ref_reads, v))
             return
         self.eval(right)
 
@@ -201,7 +203,7 @@ class Statements:
                 n = self.fresh(name)
                 self.bind(name, Local(n, clean_type(ctype) == "bool"))
                 self.local_values[n] = None
-                self.emit(Line(f"{'bool' if clean_type(ctype) == 'bool' else 'int'} {n} = 0;", self.loc(d), "decl", n))
+                self.emit(K.decl(n, None, self.loc(d), 'bool' if clean_type(ctype) == 'bool' else 'int'))
             else:
                 self.bind(name, Unknown(name, self.loc(d), name))
             return
@@ -216,7 +218,7 @@ class Statements:
             self.bind(name, Local(n, is_bool))
             self.local_level(n, v.level)
             self.local_values[n] = v if name not in mutated else None
-            self.emit(Line(f"{'bool' if is_bool else 'int'} {n} = {S.render(v)};", self.loc(d), "decl", n))
+            self.emit(K.decl(n, v, self.loc(d), 'bool' if is_bool else 'int'))
             return
         if isinstance(v, (Unknown, Elem)) and clean_type(ctype) in INT_TYPES:
             v = self.as_int(v, value_node, name)
@@ -225,7 +227,7 @@ class Statements:
                 self.bind(name, Local(n))
                 self.local_level(n, v.level)
                 self.local_values[n] = None
-                self.emit(Line(f"int {n} = {S.render(v)};", self.loc(d), "decl", n))
+                self.emit(K.decl(n, v, self.loc(d)))
                 return
         self.bind(name, v)
 
@@ -259,7 +261,8 @@ class Statements:
         for v in vals:
             self.local_level(n, v.level)
         self.local_values[n] = None
-        self.emit(Line(f"int {n}[{size.args[0]}] = {{{', '.join(S.render(v) for v in vals)}}};", self.loc(d), "decl", n))
+        self.emit(K.decl(n, tuple(vals), self.loc(d), text=f"{{{', '.join(S.render(v) for v in vals)}}}",
+                         size=size.args[0]))
         return LocalArray(n, size.args[0])
 
     def s_if_statement(self, node) -> None:
@@ -278,7 +281,7 @@ class Statements:
             elif alt is not None:
                 self.exec_scoped(alt)
             return
-        block = Block("if", S.render(c), self.loc(value), reads=c.reads)
+        block = K.if_(c, self.loc(value))
         facts = {}
         if c.op == "bin" and c.args[0] == "==" and c.args[1].op == "name" and S.is_int(c.args[2]):
             facts[c.args[1].args[0]] = c.args[2]
@@ -327,7 +330,7 @@ class Statements:
             n = self.fresh("switch_value")
             self.local_level(n, c.level)
             self.local_values[n] = None
-            self.emit(Line(f"int {n} = {S.render(c)};", self.loc(value), "decl", n))
+            self.emit(K.decl(n, c, self.loc(value)))
             c = S.name(n, c.level)
         chain = None if default is None else self.collect_nodes(self.switch_run(cases, default))
         for k in reversed(range(len(cases))):
@@ -337,7 +340,7 @@ class Statements:
             for v in labels[k]:
                 eq = S.binop("==", c, v)
                 test = eq if test is None else S.binop("||", test, eq)
-            block = Block("if", S.render(test), self.loc(cases[k][1]), reads=test.reads)
+            block = K.if_(test, self.loc(cases[k][1]))
             self.facts.append({c.args[0]: labels[k][0]} if c.op == "name" and len(labels[k]) == 1 else {})
             try:
                 block.body = self.collect_nodes(self.switch_run(cases, k))
@@ -446,7 +449,7 @@ class Statements:
         c = self.as_int(self.eval(value), value, "COND")
         if S.is_int(c) and not c.args[0]:
             return
-        block = Block("while", S.render(c), self.loc(value), reads=c.reads)
+        block = K.while_(c, self.loc(value))
         block.body = self.collect(node.child_by_field_name("body"), loop=True)
         self.emit(block)
         self.returned_check(self.loc(node))
@@ -455,14 +458,13 @@ class Statements:
         body = node.child_by_field_name("body")
         cnode = node.child_by_field_name("condition")
         value = cnode.named_children[0] if cnode.type == "parenthesized_expression" else cnode
-        block = Block("while", "1", self.loc(node))
+        block = K.while_(S.num(1), self.loc(node))
         self.out.append([])
         self.loop_depth += 1
         try:
             self.exec_scoped(body)
             c = self.as_int(self.eval(value), value, "COND")
-            self.emit(Block("if", S.render(S.unop("!", c)), self.loc(value),
-                            [Line("break;", self.loc(value), "jump")], reads=c.reads))
+            self.emit(K.if_(S.unop("!", c), self.loc(value), [K.jump("break", self.loc(value))]))
         finally:
             self.loop_depth -= 1
         block.body = self.out.pop()
@@ -474,7 +476,7 @@ class Statements:
         cond = node.child_by_field_name("condition")
         upd = node.child_by_field_name("update")
         if init is None and cond is None and upd is None:
-            block = Block("while", "1", self.loc(node))
+            block = K.while_(S.num(1), self.loc(node))
             block.body = self.collect(node.child_by_field_name("body"), loop=True)
             self.emit(block)
             self.returned_check(self.loc(node))
@@ -485,12 +487,12 @@ class Statements:
             return
         self.scopes.append({})
         try:
-            var, head_init = self.for_init(init)
+            var, head_init, init_reads = self.for_init(init)
             c = self.as_int(self.eval(cond), cond, "COND") if cond is not None else S.num(1)
             self.local_level(var, c.level)      # a loop variable ranges as far as its bound
-            head_upd = self.for_update(upd, var)
+            head_upd, upd_reads = self.for_update(upd, var)
             head = f"{head_init}; {S.render(c)}; {head_upd}"
-            block = Block("for", head, self.loc(node), defines=var, reads=c.reads)
+            block = K.for_(var, head, self.loc(node), init_reads, c, upd_reads, tests=c.reads)
             if c.op == "bin" and c.args[1] == S.name(var):
                 op, _, bound = c.args
                 if op == "<":
@@ -523,7 +525,8 @@ class Statements:
             return None
         return var, c.args[2]
 
-    def for_init(self, init) -> tuple[str, str]:
+    def for_init(self, init) -> tuple[str, str, frozenset]:
+        """The loop variable, the initializer's text and the names it reads."""
         if init.type == "declaration":
             ds = init.children_by_field_name("declarator")
             if len(ds) != 1 or ds[0].type != "init_declarator":
@@ -534,35 +537,36 @@ class Statements:
             self.bind(name, Local(n))
             self.local_level(n, v.level)
             self.local_values[n] = None
-            return n, f"int {n} = {S.render(v)}"
+            return n, f"int {n} = {S.render(v)}", K.names(v)
         if init.type == "assignment_expression":
             left = init.child_by_field_name("left")
             b = self.lookup(self.text(left))
             if isinstance(b, Local):
                 v = self.as_int(self.eval(init.child_by_field_name("right")), init)
-                return b.name, f"{b.name} = {S.render(v)}"
+                return b.name, f"{b.name} = {S.render(v)}", K.names(v)
         raise self.error(init, "this for loop initializer is not supported")
 
-    def for_update(self, upd, var: str) -> str:
+    def for_update(self, upd, var: str) -> tuple[str, frozenset]:
+        """The update's text and the names it reads."""
         if upd.type == "update_expression":
             arg = upd.child_by_field_name("argument")
             b = self.lookup(self.text(arg))
             if isinstance(b, Local):
-                return f"{b.name}{'++' if '++' in self.text(upd) else '--'}"
+                return f"{b.name}{'++' if '++' in self.text(upd) else '--'}", K.names(b.name)
         if upd.type == "assignment_expression":
             left = upd.child_by_field_name("left")
             b = self.lookup(self.text(left))
             op = self.text(upd.child_by_field_name("operator"))
             if isinstance(b, Local) and op in ("=", "+=", "-="):
                 v = self.as_int(self.eval(upd.child_by_field_name("right")), upd)
-                return f"{b.name} {op} {S.render(v)}"
+                return f"{b.name} {op} {S.render(v)}", K.names(b.name, v)
         raise self.error(upd, "this for loop update is not supported (use i++, i--, i += k or i = ...)")
 
     def s_break_statement(self, node) -> None:
-        self.emit(Line("break;", self.loc(node), "jump"))
+        self.emit(K.jump("break", self.loc(node)))
 
     def s_continue_statement(self, node) -> None:
-        self.emit(Line("continue;", self.loc(node), "jump"))
+        self.emit(K.jump("continue", self.loc(node)))
 
     def s_return_statement(self, node) -> None:
         if self.ret_ctx:
@@ -575,12 +579,12 @@ class Statements:
                                                f"not supported (only an integer or bool result is)")
                     v = self.as_int(self.eval(val), val)
                     self.local_level(ctx["result"], v.level)
-                    self.emit(Line(f"{ctx['result']} = {S.render(v)};", self.loc(node), "assign", ctx["result"]))
+                    self.emit(K.assign(ctx["result"], f"{ctx['result']} = {S.render(v)};", self.loc(node), v))
                 if ctx.get("flag") and self.loop_depth > ctx["base"]:
-                    self.emit(Line(f"{ctx['flag']} = 1;", self.loc(node), "assign", ctx["flag"]))
-                self.emit(Line("break;", self.loc(node), "jump"))
+                    self.emit(K.assign(ctx["flag"], f"{ctx['flag']} = 1;", self.loc(node)))
+                self.emit(K.jump("break", self.loc(node)))
                 return
-        self.emit(Line("return;", self.loc(node), "return"))
+        self.emit(K.ret(self.loc(node)))
 
     def s_labeled_statement(self, node) -> None:
         for c in node.named_children:

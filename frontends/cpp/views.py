@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from frontends.core import sym as S
 from frontends.core.errors import ExtractError
-from frontends.core.skeleton import Block, Line
+from frontends.core import skeleton as K
 from frontends.cpp.source import snippet
 from frontends.core.sym import FULL, NONE, Sym
 from frontends.cpp.values import CMPS, INT32_TYPES, OPS, Enum, Ptr, Unknown, View, clean_type
@@ -42,7 +42,8 @@ class Views:
             return S.from_linear({m: c // size for m, c in lin.items()}, offset.level)
         return S.binop("/", offset, S.num(size))
 
-    def view_text(self, view: View, node, single: bool) -> tuple[str, dict]:
+    def view_text(self, view: View, node, single: bool) -> tuple[str, dict, frozenset]:
+        """`NAME[sel] @ r` for a signal view, its resolution levels and the names it reads."""
         ptr = view.ptr
         if ptr.base in self.buffers and ptr.base in self.transfer_bases:
             raise self.error(node, f"{ptr.base} is used both as TPUT/TGET data and as a signal")
@@ -69,7 +70,7 @@ class Views:
             self.note_rank_use(r)
         levels = {"signal": ptr.level, "index": start.level,
                   "peer": ptr.rank.level if ptr.rank is not None else FULL}
-        return text + at, levels
+        return text + at, levels, K.names(name, start, ptr.rank, *(x for d in dims_used for x in d))
 
     def note_rank_use(self, r: Sym) -> None:
         for n in S.names(r):
@@ -330,43 +331,45 @@ class Views:
         e = self.as_enum(self.eval(arg_nodes[2]), arg_nodes[2], "op" if kind == "TNOTIFY" else "cmp")
         if kind == "TTEST":
             return self.ttest(view, value, e, node, kind)
-        ref, levels = self.view_text(view, arg_nodes[0], single=(kind == "TNOTIFY"))
+        ref, levels, reads = self.view_text(view, arg_nodes[0], single=(kind == "TNOTIFY"))
+        reads = K.names(reads, value)
         levels["value"] = value.level
         levels["opcmp"] = e.level if isinstance(e, Enum) else NONE
         self.site(kind, node, levels)
         loc = self.loc(node)
         names = OPS if kind == "TNOTIFY" else CMPS
         if isinstance(e, Enum):
-            self.emit(Line(f"{kind}({ref}, {S.render(value)}, {e.name});", loc, "sync"))
+            self.emit(K.sync(f"{kind}({ref}, {S.render(value)}, {e.name});", loc, reads))
         else:
-            self.choice_chain(kind, ref, value, e, names, loc)
+            self.choice_chain(kind, ref, value, e, names, loc, reads)
         return S.num(0)
 
-    def choice_chain(self, kind, ref, value, p: Sym, names, loc) -> None:
+    def choice_chain(self, kind, ref, value, p: Sym, names, loc, reads: frozenset) -> None:
         pn = S.render(p)
-        chain = Block("if", f"{pn} == 0", loc, [Line(f"{kind}({ref}, {S.render(value)}, {names[0]});", loc, "sync")])
+        chain = K.if_((f"{pn} == 0", K.names(p)), loc, [K.sync(f"{kind}({ref}, {S.render(value)}, {names[0]});", loc, reads)])
         cur = chain
         for i, n in enumerate(names[1:], 1):
-            line = Line(f"{kind}({ref}, {S.render(value)}, {n});", loc, "sync")
+            line = K.sync(f"{kind}({ref}, {S.render(value)}, {n});", loc, reads)
             if i == len(names) - 1:
                 cur.orelse = [line]
             else:
-                nxt = Block("if", f"{pn} == {i}", loc, [line])
+                nxt = K.if_((f"{pn} == {i}", K.names(p)), loc, [line])
                 cur.orelse = [nxt]
                 cur = nxt
         self.emit(chain)
 
     def ttest(self, view: View, value: Sym, e, node, kind: str) -> Sym:
-        ref, levels = self.view_text(view, node, single=False)
+        ref, levels, reads = self.view_text(view, node, single=False)
+        reads = K.names(reads, value)
         levels["value"] = value.level
         levels["opcmp"] = e.level if isinstance(e, Enum) else NONE
         self.site("TTEST", node, levels)
         level = min(levels.values())
         if isinstance(e, Enum):
-            return S.text(f"TTEST({ref}, {S.render(value)}, {e.name})", level)
-        out = S.text(f"TTEST({ref}, {S.render(value)}, {CMPS[-1]})", level)
+            return S.text(f"TTEST({ref}, {S.render(value)}, {e.name})", level, names=reads)
+        out = S.text(f"TTEST({ref}, {S.render(value)}, {CMPS[-1]})", level, names=reads)
         for i in range(len(CMPS) - 2, -1, -1):
-            out = S.cond(S.binop("==", e, S.num(i)), S.text(f"TTEST({ref}, {S.render(value)}, {CMPS[i]})", level), out)
+            out = S.cond(S.binop("==", e, S.num(i)), S.text(f"TTEST({ref}, {S.render(value)}, {CMPS[i]})", level, names=reads), out)
         return out
 
     def site(self, kind: str, node, levels: dict) -> None:

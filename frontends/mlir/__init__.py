@@ -12,14 +12,13 @@ the shape of frontends.cpp's: `sig_text`, `source_map`, `assumptions`, `call_sit
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from frontends.core.extraction import Assumption, CallSite, Extraction, SourceMapEntry
 from frontends.core import sym as S
 from frontends.core.errors import ExtractError, Loc
 from frontends.core.assemble import Layout, call_sites, render, sizes
-from frontends.core.skeleton import Block, Line, drop_unused_params, prune, texts
+from frontends.core.skeleton import as_scalar, drop_unused_params, prune
 from frontends.mlir import config as config_mod
 from frontends.mlir.interp import Interp, SignalInfo
 from frontends.mlir.source import Func, Module, parse
@@ -177,10 +176,11 @@ def _tidy(s: S.Sym) -> S.Sym:
     return s
 
 
-def _signal_size(interp: Interp, info: SignalInfo, arg: str, cfg: dict, bounds: dict) -> tuple[str, str | None]:
+def _signal_size(interp: Interp, info: SignalInfo, arg: str, cfg: dict, bounds: dict) -> tuple[str, str | None, frozenset]:
+    """The signal's dimension, the assumption it needed, and the names (params) it reads."""
     if arg in cfg.get("signals", {}) or "%" + arg in cfg.get("signals", {}):
         n = cfg["signals"].get(arg, cfg["signals"].get("%" + arg))
-        return f"[{n}]", None
+        return f"[{n}]", None, frozenset()
     params = set(interp.params)
     for source, what in ((info.extents, "to cover the indices used"), (info.declared, "from its tensor views")):
         ups = [_upper(e, bounds, params) for e in source]
@@ -191,29 +191,30 @@ def _signal_size(interp: Interp, info: SignalInfo, arg: str, cfg: dict, bounds: 
                 total = size if total is None or S.render(total) == S.render(size) else S.call("max", total, size)
             note = f"the size of signal {info.name} is not configured; sized {S.render(total)} {what} " \
                    f"(set [signals] {arg} = N otherwise)"
-            return f"[{S.render(total)}]", note
+            return f"[{S.render(total)}]", note, S.uses(total)
     pname = interp.fresh(f"{info.name.upper()}_SIZE")
     interp.params[pname] = (16, f"assumed: size of signal {info.name} unknown", info.loc)
     return f"[{pname}]", (f"the size of signal {info.name} is not known from the code; modelled as param {pname} = 16 "
-                          f"(set [signals] {arg} = N); an index beyond it shows up as an error verdict")
+                          f"(set [signals] {arg} = N); an index beyond it shows up as an error verdict"), frozenset((pname,))
 
 
 def _assemble(interp: Interp, module: Module, kernel: Func, cfg: dict, stmts: list) -> Extraction:
     kloc = Loc(kernel.loc.file, kernel.loc.line, kernel.loc.col, kernel.loc.line, kernel.loc.col)
     counts, notes = sizes(cfg, kloc, DEFAULT_RANKS)
     bounds = interp.loops
-    decls = []
+    decls, decl_reads = [], set()
     for arg, info in interp.signals.items():
         if not info.extents:
             continue  # a pointer argument that no signal operation uses
-        dims, note = _signal_size(interp, info, arg, cfg, bounds)
+        dims, note, reads = _signal_size(interp, info, arg, cfg, bounds)
+        decl_reads |= reads
         if dims == "[1]" and info.only_zero:
             dims, note = "", None
-            _scalar(stmts, f"{info.name}[0]", info.name)
+            as_scalar(stmts, info.name)
         if note:
             notes.append((info.loc, note))
         decls.append((f"signal {info.name}{dims};", info))
-    drop_unused_params(interp, stmts, [d for d, _ in decls])
+    drop_unused_params(interp, stmts, decl_reads)
     host = _host(cfg, interp, kloc, notes)
     for loc, text in notes:
         interp.assume(loc, text)
@@ -228,17 +229,6 @@ def _assemble(interp: Interp, module: Module, kernel: Func, cfg: dict, stmts: li
     sites = call_sites(interp.sites, once=True)  # a helper called twice is one call site
     runtime = tuple((p, loc) for p, loc in interp.runtime_params.items() if p in interp.params)
     return Extraction(text, smap, assumptions, sites, kernel.name, kloc, (), runtime)
-
-
-def _scalar(stmts: list, indexed: str, name: str) -> None:
-    pattern = re.compile(r"\b" + re.escape(indexed))
-    for st in stmts:
-        if isinstance(st, Line):
-            st.text = pattern.sub(name, st.text)
-        else:
-            st.head = pattern.sub(name, st.head)
-            _scalar(st.body, indexed, name)
-            _scalar(st.orelse or [], indexed, name)
 
 
 def _host(cfg: dict, interp: Interp, kloc: Loc, notes: list) -> list[str]:

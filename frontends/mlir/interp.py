@@ -17,8 +17,7 @@ from dataclasses import dataclass, field
 from frontends.core import sym as S
 from frontends.core.errors import ExtractError, Loc
 from frontends.core.intrinsics import mlir_role
-from frontends.core.skeleton import Block as SBlock
-from frontends.core.skeleton import Line
+from frontends.core import skeleton as K
 from frontends.core.sym import FULL, NONE, PARTIAL, Sym
 from frontends.mlir.source import Func, Module, Op, Region
 from model.vocabulary import BUILTIN_NAMES, CMPS, KEYWORDS, NOTIFY_OPS as VOCAB_NOTIFY_OPS
@@ -226,7 +225,7 @@ class Interp:
             return self.param_keys[key]
         lo, hi = self.bounds[v.key.lstrip("%")]
         local = self.fresh(v.key)
-        self.emit(Line(f"int {local} = any({int(lo)}, {int(hi)});", v.loc, "decl", local))
+        self.emit(K.decl(local, None, v.loc, text=f"any({int(lo)}, {int(hi)})"))
         self.assume(v.loc, f"{v.key} comes from {v.why}; modelled as any({int(lo)}, {int(hi)}) (from [bounds])")
         sym = S.name(local, PARTIAL)
         self.param_keys[key] = sym
@@ -331,14 +330,14 @@ class Interp:
         elif name == "pto.load_scalar":
             self.load(op, env)
         elif intrinsic is not None and intrinsic.role == "pipe_barrier":
-            self.emit(Line("pipe_barrier(PIPE_ALL);", op.loc, "comment"))
+            self.emit(K.comment("pipe_barrier(PIPE_ALL);", op.loc))
         elif intrinsic is not None and intrinsic.role == "fence":
-            self.emit(Line("// TODO(dsb): " + name, op.loc, "comment"))
+            self.emit(K.comment("// TODO(dsb): " + name, op.loc))
             self.assume(op.loc, f"{name} (a GM fence) is not modelled yet; kept as a comment")
         elif name in ("func.call", "call"):
             self.call(op, env)
         elif name in ("return", "func.return"):
-            self.emit(Line("return;", op.loc, "return"))
+            self.emit(K.ret(op.loc))
         else:
             self.other(op, env)
 
@@ -551,7 +550,8 @@ class Interp:
                                 f"TWAIT/TTEST; its value is runtime data here")
         env[op.results[0]] = Opaque("runtime data (a load from global memory)", op.results[0], op.loc)
 
-    def reference(self, view, op: Op, kind: str) -> tuple[str, Sym | None, dict]:
+    def reference(self, view, op: Op, kind: str) -> tuple[str, frozenset, dict]:
+        """`NAME[sel] @ r` for a signal view, the names it reads, its resolution levels."""
         """`sig[index] @ rank` (or a slice for TWAIT/TTEST) for a pointer or view operand."""
         if isinstance(view, Ptr):
             view = View(view, (S.num(1),), (S.num(1),), (S.num(0),), (S.num(1),))
@@ -577,6 +577,7 @@ class Interp:
         else:
             raise self.error(op, f"{kind} of a view with several dimensions wider than 1 is not supported: "
                                  "take a 1-D partition_view")
+        reads = K.names(info.name, start, *(x for d in wide for x in d))
         if kind == "TNOTIFY" and wide:
             self.assume(op.loc, f"TNOTIFY of a view with more than one element writes element 0 only; modelled so")
             text, last = f"{info.name}[{S.render(start)}]", start
@@ -591,14 +592,14 @@ class Interp:
         if rank is not None and not _is_own_rank(rank):
             text += f" @ {S.render(rank)}"
         levels = {"signal": FULL, "index": level, "peer": rank.level if rank is not None else FULL}
-        return text, rank, levels
+        return text, K.names(reads, rank), levels
 
     # ---------------------------------------------------------------- TNOTIFY / TWAIT / TTEST
 
     def signal_op(self, op: Op, env: dict, kind: str) -> None:
         if len(op.operands) < 2:
             raise self.error(op, f"{op.name} needs a signal and a value operand")
-        ref, _, levels = self.reference(self.get(env, op.operands[0], op), op, kind)
+        ref, reads, levels = self.reference(self.get(env, op.operands[0], op), op, kind)
         value = self.integer(self.get(env, op.operands[1], op), op, "the value")
         word, opcmp_level = self.mode(op, kind)
         levels.update(value=value.level, opcmp=opcmp_level)
@@ -606,13 +607,13 @@ class Interp:
         call = f"{kind}({ref}, {S.render(value)}, {word})"
         if kind == "TTEST":
             if not op.results:
-                self.emit(Line(f"bool {self.fresh('tested')} = {call};", op.loc, "sync"))
+                self.emit(K.sync(f"bool {self.fresh('tested')} = {call};", op.loc, reads, value))
                 return
             local = self.fresh(op.results[0])
-            self.emit(Line(f"bool {local} = {call};", op.loc, "sync", local))
+            self.emit(K.sync(f"bool {local} = {call};", op.loc, reads, value, defines=local))
             env[op.results[0]] = S.name(local, min(levels.values()))
         else:
-            self.emit(Line(call + ";", op.loc, "sync"))
+            self.emit(K.sync(call + ";", op.loc, reads, value))
 
     def mode(self, op: Op, kind: str) -> tuple[str, int]:
         key = ("notifyOp", "op", "notify_op") if kind == "TNOTIFY" else ("cmp", "waitCmp", "cmpOp")
@@ -644,7 +645,7 @@ class Interp:
         for name, init in zip(names, inits):
             local = self.fresh(name)
             value = self.integer(init, op, "a loop-carried value")
-            self.emit(Line(f"int {local} = {S.render(value)};", op.loc, "decl", local))
+            self.emit(K.decl(local, value, op.loc))
             out.append(local)
         return out
 
@@ -653,11 +654,11 @@ class Interp:
         if len(locals_) > 1:  # a parallel assignment: through temporaries
             temps = [self.fresh(f"{l}_next") for l in locals_]
             for t, s in zip(temps, syms):
-                body.append(Line(f"int {t} = {S.render(s)};", op.loc, "decl", t))
+                body.append(K.decl(t, s, op.loc))
             syms = [S.name(t) for t in temps]
         for l, s in zip(locals_, syms):
             if S.render(s) != l:
-                body.append(Line(f"{l} = {S.render(s)};", op.loc, "assign", l))
+                body.append(K.assign(l, f"{l} = {S.render(s)};", op.loc, s))
 
     def for_op(self, op: Op, env: dict) -> None:
         u = op.operands
@@ -685,7 +686,7 @@ class Interp:
             inc = f"{var} += {S.render(step)}"
             self.assume(op.loc, f"the step of this loop ({S.render(step)}) is taken to be positive")
         head = f"int {var} = {S.render(lb)}; {var} < {S.render(ub)}; {inc}"
-        self.emit(SBlock("for", head, op.loc, body, None, var))
+        self.emit(K.for_(var, head, op.loc, lb, ub, step, body=body))
         for r, l in zip(op.results, locals_):
             env[r] = S.name(l)
 
@@ -694,7 +695,7 @@ class Interp:
         locals_ = []
         for r in op.results:
             local = self.fresh(r)
-            self.emit(Line(f"int {local} = 0;", op.loc, "decl", local))
+            self.emit(K.decl(local, None, op.loc))
             locals_.append(local)
         branches = []
         for region in op.regions[:2]:
@@ -707,7 +708,7 @@ class Interp:
                 self.emit(st)
         else:
             then, orelse = branches[0], branches[1] if len(branches) > 1 else None
-            self.emit(SBlock("if", S.render(c), op.loc, then, orelse or None, None, c.reads))
+            self.emit(K.if_(c, op.loc, then, orelse or None))
         for r, l in zip(op.results, locals_):
             env[r] = S.name(l)
 
@@ -720,7 +721,7 @@ class Interp:
         results = []
         for r in op.results:
             local = self.fresh(r)
-            self.emit(Line(f"int {local} = 0;", op.loc, "decl", local))
+            self.emit(K.decl(local, None, op.loc))
             results.append(local)
         header = {n: S.name(l) for n, l in zip(names, locals_)}  # the custom form names them in the header
         before, cond, inner = self.nested(op.regions[0], {**env, **header}, [S.name(l) for l in locals_])
@@ -730,12 +731,12 @@ class Interp:
         forwarded = [self.get(inner, x, cond) for x in cond.operands[1:]]
         exit_body: list = []
         self.assign_all(results, forwarded, cond, exit_body)
-        exit_body.append(Line("break;", cond.loc, "jump"))
-        before.append(SBlock("if", S.render(_not(c)), cond.loc, exit_body, None, None, c.reads))
+        exit_body.append(K.jump("break", cond.loc))
+        before.append(K.if_(_not(c), cond.loc, exit_body))
         after, term, inner2 = self.nested(op.regions[1], env, forwarded)
         if term is not None and term.name == "scf.yield" and locals_:
             self.assign_all(locals_, [self.get(inner2, x, term) for x in term.operands], term, after)
-        self.emit(SBlock("while", "true", op.loc, before + after, None, None, False))
+        self.emit(K.while_(("true", frozenset()), op.loc, before + after))
         for r, l in zip(op.results, results):
             env[r] = S.name(l)
 

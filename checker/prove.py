@@ -67,6 +67,7 @@ class Proof:
     seconds: float = 0.0
     queries: int = 0
     raw: tuple = ()  # (commands, one-rank clauses, two-rank clauses) of a proof, for tests and tools
+    lemmas: tuple = ()  # the counting lemmas (prove_smt.Counting) established and used
     defines: dict = field(default_factory=dict)  # the -D values it was proved with
 
     @property
@@ -220,8 +221,9 @@ def _prove(spec, base: ir.Program, symbolic, lower, proof: Proof, deadline: floa
         prover = smt.Prover(gc, lower, deadline)
         try:
             a1, a2 = prover.houdini(*prover.drop_tautologies(c1, c2))
-            failed = prover.obligations(a1, a2, readers(gc))
-            if not failed and not prover.deadlock_free(a1, a2):
+            lemmas = prover.counting(a1, a2)
+            failed = prover.obligations(a1, a2, readers(gc), lemmas)
+            if not failed and not prover.deadlock_free(a1, a2, lemmas):
                 failed.append("deadlock freedom is not proved (the min-progress lemma does not close with the "
                               "invariant found)")
         finally:
@@ -241,6 +243,7 @@ def _prove(spec, base: ir.Program, symbolic, lower, proof: Proof, deadline: floa
                             [invariants.render_clause(c, gc, True) for c in a2])
     proof.clauses = (len(a1), len(a2))
     proof.raw = (gc, tuple(a1), tuple(a2))
+    proof.lemmas = tuple(lemmas)
     if failed:
         proof.claim = "not proved: " + failed[0]
         proof.reasons += tuple(dict.fromkeys(failed))
@@ -290,6 +293,9 @@ def write_text(proof: Proof, out, *, show_invariant: bool = False, timing: bool 
         out.write(f"  params up to 2^31 - 1; {' '.join(proof.symbolic)} symbolic\n")
         one, two = proof.clauses
         out.write(f"  invariant: {one + two} clauses ({one} over one rank, {two} over two ranks), inductive\n")
+        gc = proof.raw[0] if proof.raw else None
+        for lem in proof.lemmas:
+            out.write(f"  counting lemma, inductive: {counting_text(lem, gc)}\n")
     for r in proof.reasons[1:]:
         out.write(f"  also: {r}\n")
     if proof.checked:
@@ -306,12 +312,22 @@ def write_text(proof: Proof, out, *, show_invariant: bool = False, timing: bool 
         out.write(f"  {proof.seconds:.2f} s, {proof.queries} solver queries\n")
 
 
+def counting_text(lem, gc) -> str:
+    """A counting lemma in the spec's terms."""
+    x = gc.kernel.instrs[lem.notify]
+    who = "ranks i != h" if lem.self_excluded else "ranks i"
+    init = f"{lem.init} + " if lem.init else ""
+    return (f"{lem.signal}@h == {init}{lem.add} * #{{{who} past `{x.text}` at {x.span.line}:{x.span.col} "
+            f"for h}} for every rank h")
+
+
 def json_doc(proof: Proof, *, timing: bool = True) -> dict:
     from checker.report import json_doc as check_json  # noqa: PLC0415
 
     doc = {"spec": proof.spec, "verdict": proof.verdict.lower(), "claim": proof.claim,
            "symbolic": {s: {"from": proof.lower[s], "to": 2**31 - 1} for s in proof.symbolic},
            "properties": list(proof.properties), "invariant": list(proof.invariant),
+           **({"counting": [counting_text(x, proof.raw[0]) for x in proof.lemmas]} if proof.lemmas else {}),
            "reasons": list(proof.reasons), "location": proof.location,
            "checked": [{"params": dict(c.params), "status": c.status} for c in proof.checked],
            "failure": check_json([proof.failure], timing=timing)["results"][0] if proof.failure else None,
@@ -368,13 +384,16 @@ def certificate_entry(proof: Proof) -> dict:
 
     assert proof.verdict == PROVED, proof.verdict
     gc, a1, a2 = proof.raw
-    queries = smt.Prover(gc, proof.lower).certificate(list(a1), list(a2), readers(gc))
-    return {"spec": proof.spec, "sha256": _sha256(Path(proof.spec).read_bytes()), "defines": proof.defines,
-            "symbolic": {s: proof.lower[s] for s in proof.symbolic}, "claim": proof.claim,
-            "properties": list(proof.properties),
-            "invariant": {"text": list(proof.invariant), "one_rank": invariants.encode(a1, gc),
-                          "two_ranks": invariants.encode(a2, gc)},
-            "queries": [{"kind": k, "shows": what, "smt2": text} for k, what, text in queries]}
+    queries = smt.Prover(gc, proof.lower).certificate(list(a1), list(a2), readers(gc), proof.lemmas)
+    entry = {"spec": proof.spec, "sha256": _sha256(Path(proof.spec).read_bytes()), "defines": proof.defines,
+             "symbolic": {s: proof.lower[s] for s in proof.symbolic}, "claim": proof.claim,
+             "properties": list(proof.properties),
+             "invariant": {"text": list(proof.invariant), "one_rank": invariants.encode(a1, gc),
+                           "two_ranks": invariants.encode(a2, gc)}}
+    if proof.lemmas:  # the lemma's parameters: its own queries (kind "lemma") establish it
+        entry["counting"] = [dataclasses.asdict(x) for x in proof.lemmas]
+    entry["queries"] = [{"kind": k, "shows": what, "smt2": text} for k, what, text in queries]
+    return entry
 
 
 def write_certificate(run: Run, path) -> int:
@@ -453,11 +472,15 @@ def _verify_entry(entry: dict, root, solvers: list[str], out) -> list[str]:
         gc = commands(spec, base, symbolic, lower)
         a1 = invariants.decode(entry["invariant"]["one_rank"], gc)
         a2 = invariants.decode(entry["invariant"]["two_ranks"], gc)
+        candidates = smt.counting_candidates(gc)
+        lemmas = [smt.Counting(**x) for x in entry.get("counting", [])]
+        if any(x not in candidates for x in lemmas):
+            raise ValueError("a counting lemma that the spec does not give")
         given = [(q["kind"], q["shows"], q["smt2"]) for q in entry["queries"]]
     except (OSError, KeyError, TypeError, ValueError, SpecErrors, Unsupported) as e:
         return [f"cannot be re-read: {getattr(e, 'message', None) or e}"]
     problems = []
-    expected = smt.Prover(gc, lower).certificate(a1, a2, readers(gc))
+    expected = smt.Prover(gc, lower).certificate(a1, a2, readers(gc), lemmas)
     if len(given) != len(expected):
         problems.append(f"{len(given)} queries, but the spec and its invariant give {len(expected)}")
     for k, (q, e) in enumerate(zip(given, expected)):

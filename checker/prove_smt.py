@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from dataclasses import dataclass
 
 import z3
 
@@ -387,6 +388,50 @@ def _dedup(terms):
     return out
 
 
+@dataclass(frozen=True)
+class Counting:
+    """The counting lemma of one counter cell (docs/prove.md, "Counters"): in every reachable
+    state, for every rank h, `signal@h == init + add * #{x : passed(x, h)}`, where passed(x, h)
+    reads only rank x's own position and loop counter (`Prover.passed`). Established only by
+    the checked queries of `Prover.counting_queries`; a value of this class is a guess until then."""
+
+    signal: str  # a scalar signal (no dimensions)
+    notify: int  # the kernel pc of its one writer, a TNOTIFY AtomicAdd of the literal `add`
+    header: int  # the counted loop around it (gcs.Loop)
+    back: int
+    slot: int  # the loop counter
+    add: int  # > 0
+    init: int  # the signal's initial value
+    self_excluded: bool  # passed(h, h) is false by definition (the `p != rank` guard)
+
+
+def counting_candidates(gc: gcs.Commands) -> list[Counting]:
+    """Guesses, in a fixed order: per scalar signal written by exactly one TNOTIFY, an AtomicAdd
+    of a literal > 0 inside a counted loop, the lemma over the innermost such loop, with and
+    without self-exclusion. Filtering only: soundness rests on the queries, not on this."""
+    k = gc.kernel
+    enc = Enc(gc.sizes, gc)
+    out = []
+    for sig in gc.signals:
+        if tuple(gc.sizes.dims_of(sig.name)) != ():
+            continue
+        writers = [pc for pc, x in enumerate(k.instrs) if isinstance(x, ir.Notify) and x.view.signal.name == sig.name]
+        if len(writers) != 1 or k.instrs[writers[0]].op != ir.ATOMIC_ADD:
+            continue
+        pc = writers[0]
+        v = z3.simplify(enc.expr(k.instrs[pc].value, lambda s: z3.Int(f"local{s}"), z3.Int("rank"),
+                                 z3.Int("launch_id")))
+        if not z3.is_int_value(v) or v.as_long() <= 0:
+            continue
+        inner = [lp for lp in k.loops if lp.header < pc < lp.back]
+        if not inner:
+            continue
+        lp = max(inner, key=lambda x: x.header)
+        out += [Counting(sig.name, pc, lp.header, lp.back, lp.slot, v.as_long(), sig.init, excl)
+                for excl in (True, False)]
+    return out
+
+
 class Prover:
     """Houdini and the final obligations for one set of commands."""
 
@@ -542,14 +587,109 @@ class Prover:
                     changed = True
         return [c for k, c in enumerate(c1) if ("1", k) in alive], [c for k, c in enumerate(c2) if ("2", k) in alive]
 
+    # ------------------------------------------------------------ the counting lemma
+
+    def passed(self, lem: Counting, st, x, h):
+        """Rank x has done its TNOTIFY into `lem.signal` at rank h (in state st), read from x's
+        own position and loop counter only: past the loop (or the kernel run and joined), or
+        in it with h below the counter (at or below it after the TNOTIFY in the body)."""
+        k, host = self.gc.kernel, self.gc.host
+        q, i = st.kpc(x), st.kloc(lem.slot, x)
+        launches = [pc for pc in host.visible() if isinstance(host.instrs[pc], ir.Launch)]
+        cases = [z3.And(q == gcs.IDLE, *[st.hpc(x) != pc for pc in launches]), q == k.done]
+        for v in k.visible():
+            if v > lem.back:
+                cases.append(q == v)
+            elif lem.header < v < lem.back:
+                cases.append(z3.And(q == v, h < i if v <= lem.notify else h <= i))
+        out = z3.Or(cases)
+        return z3.And(out, h != x) if lem.self_excluded else out
+
+    def passed_in(self, lem: Counting, view, x: int, h: int) -> bool:
+        """`passed` in a concrete state (checker.invariants.ConcreteView): for the tests that
+        check the lemma on every state the explicit sizes reach."""
+        return z3.is_true(z3.simplify(z3.And(True, self.passed(lem, view, x, h))))
+
+    def counting_queries(self, lem: Counting, c1, c2) -> list[tuple[list, str]]:
+        """(assertions, what unsat shows) establishing `lem` (with the invariant (c1, c2) as
+        hypotheses in the pre-state): no rank has passed in the initial state; a step of rank
+        a that writes the signal at h0 adds exactly `add` to it, and flips passed(a, h0) from
+        false to true and no other passed(a, h); every other step changes no passed(a, h).
+        (A step changes only its own rank's fields, and passed(x, .) reads only rank x's.)"""
+        h = z3.Int(f"h_{lem.signal}")
+        label = f"the counting lemma of {lem.signal}"
+        out = [([*self.domain, self.in_range(self.s), self.in_range(h), self.passed(lem, Initial(self.enc), self.s, h)],
+                f"{label}: no rank has notified in the initial state")]
+        for st in steps(self.enc, self.pre, self.a):
+            terms = _dedup([self.a, h] + st.terms)
+            base = self._base_assertions(terms) + [self.in_range(self.a), self.in_range(h), *st.guard]
+            base += [inst for _, _, inst in self.hypotheses(self.pre, c1, c2, terms, "")]
+            pre = lambda y: self.passed(lem, self.pre, self.a, y)  # noqa: E731
+            post = lambda y: self.passed(lem, st.post, self.a, y)  # noqa: E731
+            w = st.post.write
+            if w is not None and w[0] == lem.signal:
+                holder, new = w[1], w[3]
+                goal = z3.And(new == self.pre.cell(lem.signal, holder, []) + lem.add,
+                              z3.Not(pre(holder)), post(holder), z3.Implies(h != holder, post(h) == pre(h)))
+                base.append(self.in_range(holder))
+            else:
+                goal = post(h) == pre(h)
+            out.append((base + [z3.Not(goal)], f"{label}: {st.name} keeps it"))
+        return out
+
+    def counting(self, c1, c2, candidates=None) -> list[Counting]:
+        """The lemmas established (per signal the first candidate whose queries are all unsat)."""
+        out: list[Counting] = []
+        for lem in counting_candidates(self.gc) if candidates is None else candidates:
+            if any(x.signal == lem.signal for x in out):
+                continue
+            ok = True
+            for assertions, _ in self.counting_queries(lem, c1, c2):
+                s = _solver()
+                s.add(*assertions)
+                self.queries += 1
+                if _check(s) != z3.unsat:
+                    ok = False
+                    break
+            if ok:
+                out.append(lem)
+        return out
+
+    def witness(self, lem: Counting):
+        return z3.Function(f"unnotified_{lem.signal}", z3.IntSort(), z3.IntSort())
+
+    def counting_facts(self, lem: Counting, st, terms, acting=None, witnessed=()) -> list:
+        """Consequences of the established lemma (count = init + add * |S_h|, S_h the ranks that
+        passed for h, h not in S_h when self-excluded; B = N - 1 then, else N; add > 0):
+        init <= count <= init + add*B at every term; count <= init + add*(B-1) when `acting`
+        has not passed for h (and is not h, self-excluded); and for h in `witnessed`:
+        count < init + add*B implies the Skolem rank W(h) is in range, has not passed for h
+        (and is not h): some rank outside S_h exists when |S_h| < B."""
+        N, c, init = self.enc.N, lem.add, lem.init
+        B = N - 1 if lem.self_excluded else N
+        cell = lambda y: st.cell(lem.signal, y, [])  # noqa: E731
+        out = [z3.Implies(self.in_range(y), z3.And(cell(y) >= init, cell(y) <= init + c * B)) for y in terms]
+        if acting is not None:
+            for y in terms:
+                other = [acting != y] if lem.self_excluded else []
+                out.append(z3.Implies(z3.And(self.in_range(y), self.in_range(acting), *other,
+                                             z3.Not(self.passed(lem, st, acting, y))),
+                                      cell(y) <= init + c * (B - 1)))
+        W = self.witness(lem)
+        for y in witnessed:
+            other = [W(y) != y] if lem.self_excluded else []
+            out.append(z3.Implies(z3.And(self.in_range(y), cell(y) < init + c * B),
+                                  z3.And(self.in_range(W(y)), *other, z3.Not(self.passed(lem, st, W(y), y)))))
+        return out
+
     # ------------------------------------------------------------ final obligations
 
-    def obligations(self, c1, c2, readers: dict) -> list[str]:
+    def obligations(self, c1, c2, readers: dict, lemmas=()) -> list[str]:
         """What the invariant does not settle: faults, overflows, a Set that may lose a value
         (the sufficient condition: readers' comparisons all rising and the value not falling,
         or all falling and not rising, or the value unchanged). Empty: all proved."""
         failed = []
-        for base, items in self._obligation_groups(c1, c2, readers):
+        for base, items in self._obligation_groups(c1, c2, readers, lemmas):
             s = _solver()
             s.add(*base)
             for extra, what in items:
@@ -561,7 +701,7 @@ class Prover:
                 s.pop()
         return failed
 
-    def _obligation_groups(self, c1, c2, readers: dict):
+    def _obligation_groups(self, c1, c2, readers: dict, lemmas=()):
         """(shared assertions, [(assertions, what is shown when unsat)]): the hosts' first local
         statements, then per step its fault checks and the lost-notification condition of a Set."""
         zero = lambda slot: z3.IntVal(0)  # noqa: E731
@@ -575,6 +715,8 @@ class Prover:
             terms = _dedup([self.a] + st.terms)
             base = self._base_assertions(terms) + [self.in_range(self.a)]
             base += [inst for _, _, inst in self.hypotheses(self.pre, c1, c2, terms, "")]
+            for lem in lemmas:
+                base += self.counting_facts(lem, self.pre, terms, acting=self.a)
             items = [([pre, z3.Not(ok)], what) for pre, ok, what in st.checks]
             if st.notify is not None and st.notify[0].op == ir.SET:
                 x, old, new = st.notify
@@ -591,18 +733,19 @@ class Prover:
                               f"{'/'.join(sorted(set(cmps)))} wait still needs (not proved)"))
             yield base, items
 
-    def deadlock_free(self, c1, c2) -> bool:
+    def deadlock_free(self, c1, c2, lemmas=()) -> bool:
         """The min-progress lemma closes with the invariant (see `_deadlock`)."""
         s = _solver()
-        s.add(*self._deadlock(c1, c2))
+        s.add(*self._deadlock(c1, c2, lemmas))
         self.queries += 1
         return _check(s) == z3.unsat
 
-    def _deadlock(self, c1, c2) -> list:
+    def _deadlock(self, c1, c2, lemmas=()) -> list:
         """Min-progress lemma: in a reachable state that is not final, take a rank m of least
         progress key; if every rank (instantiated: m, a non-final rank n, m's neighbours, the
-        ranks in m's locals and in the cells it waits on) is disabled, the invariant must be
-        contradicted."""
+        ranks in m's locals and in the cells it waits on, and with a counting lemma the ranks
+        W(m), W(n) that have not yet notified m, n) is disabled, the invariant (and the
+        lemmas' facts) must be contradicted."""
         gc, enc, st = self.gc, self.enc, self.pre
         k, h = gc.kernel, gc.host
         m, n = z3.Ints("m n")
@@ -615,8 +758,11 @@ class Prover:
             terms += [enc.expr(sel.expr, kloc, m, st.lc(m) - 1) for sel in x.view.selectors]
             if x.view.at is not None:
                 terms.append(enc.expr(x.view.at, kloc, m, st.lc(m) - 1))
+        terms += [self.witness(lem)(y) for lem in lemmas for y in (m, n)]
         terms = _dedup(terms)
         out = self._base_assertions(terms) + [inst for _, _, inst in self.hypotheses(st, c1, c2, terms, "")]
+        for lem in lemmas:
+            out += self.counting_facts(lem, st, terms, witnessed=(m, n))
         out += [self.in_range(m), self.in_range(n)]
         out.append(z3.Or(st.hpc(n) != h.done, z3.And(st.kpc(n) != gcs.IDLE, st.kpc(n) != k.done)))
         out += [z3.Implies(self.in_range(x), z3.And(z3.Not(self.enabled(x)), self.key_le(m, x))) for x in terms]
@@ -624,7 +770,7 @@ class Prover:
 
     # ------------------------------------------------------------ certificates
 
-    def certificate(self, c1, c2, readers: dict) -> list[tuple[str, str, str]]:
+    def certificate(self, c1, c2, readers: dict, lemmas=()) -> list[tuple[str, str, str]]:
         """(kind, what it shows, SMT-LIB 2 text) of every query of the proof with the invariant
         (c1, c2): initiation, consecution per step, each obligation, the deadlock lemma. Each
         text is a closed problem (declarations, assertions, check-sat) that is unsat exactly
@@ -635,10 +781,12 @@ class Prover:
             goal = z3.Not(z3.And([c for _, c in self._goals(post, c1, c2)]))
             out.append(("initiation" if st is None else "consecution", f"the invariant holds after: {name}",
                         smt2(base + [inst for _, _, inst in hyps] + self._skolems() + [goal])))
-        for base, items in self._obligation_groups(c1, c2, readers):
+        for lem in lemmas:
+            out += [("lemma", what, smt2(q)) for q, what in self.counting_queries(lem, c1, c2)]
+        for base, items in self._obligation_groups(c1, c2, readers, lemmas):
             out += [("obligation", f"never: {what}", smt2(base + extra)) for extra, what in items]
         out.append(("deadlock", "the min-progress lemma: some rank can always move until all are done",
-                    smt2(self._deadlock(c1, c2))))
+                    smt2(self._deadlock(c1, c2, lemmas))))
         return out
 
     def enabled(self, x):

@@ -48,6 +48,10 @@ def spec_with(name: str, old: str, new: str) -> str:
     return text.replace(old, new)
 
 
+# a spec without an `expect ok for all` line (the counter's, with the line taken out)
+PLAIN = spec_with("all_to_all_counter.sig", "expect ok for all N;", "expect ok;")
+
+
 def first_error(text: str):
     with pytest.raises(SpecErrors) as info:
         compile_spec(parse(text, "f.sig"), {})
@@ -122,7 +126,7 @@ def folder(tmp_path_factory):
     (d / "bug.sig").write_text(spec_with("bug_counter_set_instead_of_add.sig", "expect deadlock;",
                                          "expect ok for all N;"))
     (d / "outside.sig").write_text(OUTSIDE)
-    (d / "plain.sig").write_text((SPECS / "all_to_all_counter.sig").read_text())
+    (d / "plain.sig").write_text(PLAIN)
     return d
 
 
@@ -143,7 +147,7 @@ def test_prove_of_a_folder_with_a_failing_spec_exits_1_and_names_it(tmp_path):
     (tmp_path / "bug.sig").write_text(spec_with("bug_counter_set_instead_of_add.sig", "expect deadlock;",
                                                 "expect ok for all N;"))
     (tmp_path / "outside.sig").write_text(OUTSIDE)
-    (tmp_path / "plain.sig").write_text((SPECS / "all_to_all_counter.sig").read_text())
+    (tmp_path / "plain.sig").write_text(PLAIN)
     code, out, _ = run(str(tmp_path))
     assert code == 1, out
     assert f"{tmp_path / 'bug.sig'}: FAIL: deadlock at N = 3" in out
@@ -168,7 +172,7 @@ def test_one_spec_takes_its_params_from_the_line(tmp_path):
 
 
 def test_usage_errors(tmp_path):
-    (tmp_path / "plain.sig").write_text((SPECS / "all_to_all_counter.sig").read_text())
+    (tmp_path / "plain.sig").write_text(PLAIN)
     code, _, err = run(str(tmp_path))
     assert code == 2 and "has an `expect ok for all ...;` line: nothing to prove" in err
     (tmp_path / "ring.sig").write_text(RING)

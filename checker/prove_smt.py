@@ -378,6 +378,37 @@ def _check(s, *assumptions):
     return r
 
 
+def _mk(build, args: list):
+    """`build` (Z3_mk_and / Z3_mk_or) of Boolean terms through the C API: the same term as
+    z3.And / z3.Or make, without the Python API's per-argument coercions (a third of Houdini's
+    time on epoch_counter went there). Anything but BoolRefs takes the ordinary route."""
+    if not all(isinstance(a, z3.BoolRef) for a in args):
+        return (z3.And if build is z3.Z3_mk_and else z3.Or)(args)
+    ctx = args[0].ctx if args else z3.main_ctx()
+    arr = (z3.Ast * len(args))()
+    for k, a in enumerate(args):
+        arr[k] = a.as_ast()
+    return z3.BoolRef(build(ctx.ref(), len(args), arr), ctx)
+
+
+def _and(args: list):
+    return _mk(z3.Z3_mk_and, args)
+
+
+def _or(args: list):
+    return _mk(z3.Z3_mk_or, args)
+
+
+def _not(a):
+    return z3.BoolRef(z3.Z3_mk_not(a.ctx.ref(), a.as_ast()), a.ctx) if isinstance(a, z3.BoolRef) else z3.Not(a)
+
+
+def _implies(a, b):
+    if isinstance(a, z3.BoolRef) and isinstance(b, z3.BoolRef):
+        return z3.BoolRef(z3.Z3_mk_implies(a.ctx.ref(), a.as_ast(), b.as_ast()), a.ctx)
+    return z3.Implies(a, b)
+
+
 def _dedup(terms):
     out, seen = [], set()
     for t in terms:
@@ -440,6 +471,7 @@ class Prover:
         self.enc = Enc(gc.sizes, gc)
         self._instances: dict = {}
         self._ranges: dict = {}  # term id -> (the term, kept alive so that its id stays its own; 0 <= term < N)
+        self._pairs: dict = {}  # (id, id) -> (the terms, kept alive; both in range and distinct)
         self.pre = State(self.enc, "")
         self.a, self.s, self.t = z3.Ints("a s t")
         self.domain = self.enc.domain(lower)
@@ -456,7 +488,7 @@ class Prover:
         return hit[1]
 
     def clause(self, c, st, env):
-        return z3.Or([self.atom(a, st, env) if pol else z3.Not(self.atom(a, st, env)) for a, pol in c])
+        return _or([self.atom(a, st, env) if pol else _not(self.atom(a, st, env)) for a, pol in c])
 
     def atom(self, a, st, env):
         """An atom read in a state, cached on the state (atoms recur in many clauses)."""
@@ -480,10 +512,10 @@ class Prover:
         out = []
         for k, c in enumerate(c1):
             inst = [self._instance(st, "1", k, c, (x,)) for x in terms]
-            out.append((("1", k), z3.Bool(f"h1_{k}{tag}"), z3.And(inst)))
+            out.append((("1", k), z3.Bool(f"h1_{k}{tag}"), _and(inst)))
         for k, c in enumerate(c2):
             inst = [self._instance(st, "2", k, c, xy) for xy in itertools.permutations(terms, 2)]
-            out.append((("2", k), z3.Bool(f"h2_{k}{tag}"), z3.And(inst)))
+            out.append((("2", k), z3.Bool(f"h2_{k}{tag}"), _and(inst)))
         return out
 
     def _instance(self, st, kind, k, c, xs):
@@ -491,14 +523,21 @@ class Prover:
         hit = self._instances.get(key) if key else None
         if hit is None:
             if kind == "1":
-                hit = z3.Implies(self.in_range(xs[0]), self.clause(c, st, {"i": xs[0]}))
+                hit = _implies(self.in_range(xs[0]), self.clause(c, st, {"i": xs[0]}))
             else:
                 x, y = xs
-                hit = z3.Implies(z3.And(self.in_range(x), self.in_range(y), x != y),
-                                 self.clause(c, st, {"i": x, "j": y}))
+                hit = _implies(self._pair(x, y), self.clause(c, st, {"i": x, "j": y}))
             if key:
                 self._instances[key] = hit
         return hit
+
+    def _pair(self, x, y):
+        """0 <= x, y < N and x != y, built once per pair of terms."""
+        key = (x.get_id(), y.get_id())
+        hit = self._pairs.get(key)
+        if hit is None:
+            hit = self._pairs[key] = (x, y, z3.And(self.in_range(x), self.in_range(y), x != y))
+        return hit[2]
 
     def _base(self, terms):
         s = _solver()
@@ -563,7 +602,7 @@ class Prover:
             for key, clause in self._goals(post, c1, c2):
                 g = z3.Bool(f"g{key[0]}_{key[1]}")
                 s.add(g == clause)
-                goals[key] = g
+                goals[key] = (g, _not(g))
             ctxs.append((name, s, hyps, goals))
         changed = True
         while changed:
@@ -571,14 +610,14 @@ class Prover:
             for name, s, hyps, goals in ctxs:
                 while True:
                     s.push()
-                    s.add(z3.Or([z3.Not(goals[key]) for key in sorted(alive)]))
+                    s.add(_or([goals[key][1] for key in sorted(alive)]))
                     self.queries += 1
                     r = _check(s, *[ind for key, ind, _ in hyps if key in alive])
                     if r == z3.unsat:
                         s.pop()
                         break
                     m = s.model()
-                    dead = {key for key in alive if z3.is_false(m.eval(goals[key], model_completion=True))}
+                    dead = {key for key in alive if z3.is_false(m.eval(goals[key][0], model_completion=True))}
                     s.pop()
                     assert dead, "a model that falsifies no goal"
                     if self.trace is not None:

@@ -88,7 +88,7 @@ def test_counter_with_a_size_dependent_threshold_is_proved_with_the_counting_lem
     assert "checked explicitly: N=2 ok, N=3 ok, N=4 ok" in out
 
 
-@pytest.mark.deep  # about 60 s
+@pytest.mark.deep  # about 30 s
 def test_epoch_counter_is_proved_for_every_size_and_launch_count():
     proof = proved("epoch_counter.sig", "N", "L")
     assert proof.verdict == PROVED, (proof.claim, proof.reasons)

@@ -161,7 +161,7 @@ def test_the_certificate_holds_the_lemma_and_verifies(tmp_path):
     assert kinds.count("lemma") >= 3 and "deadlock" in kinds
     out = io.StringIO()
     assert prove_mod.verify_certificate(cert, out, ("z3",)) == 0, out.getvalue()
-    # a lemma the spec does not give (no self-exclusion claimed where it is): rejected
+    # a lemma the spec does not give (an add of 2 where the TNOTIFY adds 1), resealed: rejected
     entry["counting"][0]["add"] = 2
     doc["seal"] = prove_mod._seal(doc)
     cert.write_text(json.dumps(doc))

@@ -84,7 +84,7 @@ def check_program(program: Program, spec: str, options: Options = Options(), pro
                   store=options.store, store_bytes=ex.store_bytes(),
                   collision_probability=ex.store.collision_probability() if options.store != "exact" else None)
     return Result(spec=spec, params=dict(program.params), violations=violations, expected=program.expects,
-                  stats=stats, stop=stop, warnings=program.warnings, semantics=options.semantics,
+                  stats=stats, stop=stop, warnings=tuple(w.render() for w in program.warnings), semantics=options.semantics,
                   operations=operations, unreached=missed, require_coverage=options.require_coverage,
                   returns_before=returns_before(program))
 

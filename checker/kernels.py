@@ -64,14 +64,21 @@ class Origins:
             return s
         return self.lines.get(s.line, self.fallback)
 
-    def text(self, t: str) -> str:
-        """`skeleton:L:C` locations in rendered text, mapped; the bare skeleton name, the kernel's."""
-        def one(m: re.Match) -> str:
-            if m.group(1) is None:
-                return self.kernel
-            return str(self.span(Span(self.skeleton, int(m.group(1)), int(m.group(2)), 0, 0)))
-
-        return re.sub(re.escape(self.skeleton) + r"(?::(\d+):(\d+))?", one, t)
+    def errors(self, e: SpecErrors) -> str:
+        """The spec errors of a skeleton, each at the kernel's location (mapped by its span,
+        not found in the rendered text) with the kernel's source line and a caret under it."""
+        out: list[str] = []
+        for err in e.errors:
+            if err.span is None:
+                file = self.kernel if err.file in (None, self.skeleton) else err.file
+                out.append(f"{file}: error: {err.message}" if err.file is not None else f"error: {err.message}")
+                continue
+            at = self.span(err.span)
+            out.append(f"{at}: error: {err.message}")
+            source = _line_of(at.file, at.line)
+            if source is not None:
+                out += ["    " + source, "    " + " " * (at.col - 1) + "^"]
+        return "\n".join(out)
 
 
 def origins_of(extraction, skeleton: str, kernel: str) -> Origins:
@@ -80,21 +87,6 @@ def origins_of(extraction, skeleton: str, kernel: str) -> Origins:
     runtime = tuple((p, Span(loc.file, loc.line, loc.col, loc.line, loc.col) if loc is not None else at)
                     for p, loc in extraction.runtime_params)
     return Origins(skeleton, kernel, lines, at, runtime)
-
-
-def _excerpts(text: str) -> str:
-    """A rendered spec error shows the skeleton's line and a caret under its location; once the
-    location is the kernel's, show the C++ line instead."""
-    out: list[str] = []
-    for line in text.splitlines():
-        if line.startswith("    "):
-            continue  # the skeleton's line and caret
-        out.append(line)
-        m = re.match(r"(.+?):(\d+):(\d+): error: ", line)
-        source = _line_of(m.group(1), int(m.group(2))) if m else None
-        if source is not None:
-            out += ["    " + source, "    " + " " * (int(m.group(3)) - 1) + "^"]
-    return "\n".join(out)
 
 
 def _line_of(path: str, line: int) -> str | None:
@@ -106,34 +98,38 @@ def _line_of(path: str, line: int) -> str | None:
     return text if text is not None and len(text) <= 200 else None
 
 
-def _source_tasks(source: str, name: str, params: Mapping) -> list:
+def _source_tasks(source: str, name: str, params: Mapping, origins: Origins | None = None) -> list:
     """As checker.check.spec_tasks, for a spec given as text: a Result (an error) or a
-    (Program, name, source) triple per combination of the swept params."""
+    (Program, name, source) triple per combination of the swept params. With `origins` (a
+    kernel's skeleton), each Program is born at the kernel's locations (`born_at`) and each
+    error cites the kernel's (`Origins.errors`)."""
     try:
         spec = parse(source, name)
     except SpecErrors as e:
-        return [Result(name, {}, error=e.render())]
-    return _parsed_tasks(spec, name, source, params)
+        return [Result(name, {}, error=e.render() if origins is None else origins.errors(e))]
+    return _parsed_tasks(spec, name, source, params, origins)
 
 
-def _parsed_tasks(spec, name: str, source: str, params: Mapping) -> list:
+def _parsed_tasks(spec, name: str, source: str, params: Mapping, origins: Origins | None = None) -> list:
     fixed = {k: v for k, v in params.items() if isinstance(v, int)}
     swept = [(k, list(v)) for k, v in params.items() if not isinstance(v, int)]
     out = []
     for values in itertools.product(*(v for _, v in swept)):
         chosen = dict(zip((k for k, _ in swept), values))
         try:
-            out.append((compile_spec(spec, {**fixed, **chosen}), name, source))
+            program = compile_spec(spec, {**fixed, **chosen})
         except SpecErrors as e:
-            out.append(Result(name, {**fixed, **chosen}, error=e.render()))
+            out.append(Result(name, {**fixed, **chosen}, error=e.render() if origins is None else origins.errors(e)))
+            continue
+        out.append((program if origins is None else born_at(program, origins), name, source))
     return out
 
 
 def born_at(program, origins: Origins):
-    """The skeleton's Program with every span of its IR at the kernel's C++ (or MLIR) range,
-    so that whatever a check renders from it (traces, messages, stuck processes, races)
-    cites the kernel from the start. The rendered warnings of the semantic checks are text,
-    mapped as text."""
+    """The skeleton's Program with every span of its IR (and of its warnings) at the kernel's
+    C++ (or MLIR) range, so that whatever a check renders from it (traces, messages, stuck
+    processes, races, warnings) cites the kernel from the start. (A statement's text is the
+    skeleton's, taken when it was compiled.)"""
     memo: dict = {}
 
     def walk(x):
@@ -149,8 +145,7 @@ def born_at(program, origins: Origins):
             return hit[1]
         return x
 
-    out = walk(program)
-    return dataclasses.replace(out, warnings=tuple(origins.text(w) for w in out.warnings))
+    return walk(program)
 
 
 def spec_name(path: Path, kernel: str | None) -> str:
@@ -229,9 +224,7 @@ def kernel_tasks(path: Path, params: Mapping, config: dict | None = None,
     skeleton = name + ".sig"
     assumptions = tuple(Assumed(Span(a.file, a.line, a.col, a.line, a.col), a.text) for a in extraction.assumptions)
     origins = origins_of(extraction, skeleton, name)
-    tasks = [t if isinstance(t, Result) or not born else (born_at(t[0], origins),) + t[1:]
-             for t in _source_tasks(extraction.sig_text, skeleton, params)]
-    return tasks, origins, assumptions
+    return _source_tasks(extraction.sig_text, skeleton, params, origins if born else None), origins, assumptions
 
 
 def together_tasks(members: list[tuple[Path, str | None]], params: Mapping, config: dict | None = None,
@@ -261,12 +254,11 @@ def together_tasks(members: list[tuple[Path, str | None]], params: Mapping, conf
     try:
         joined = together(specs, skeleton, names)
     except SpecErrors as e:
-        return [Result(name, {}, error=_excerpts(combined.text(e.render())), assumptions=())], None, ()
+        return [Result(name, {}, error=combined.errors(e), assumptions=())], None, ()
     at = origins[0].fallback
     assumptions += [Assumed(Span(at.file, at.line, at.col, at.line, at.col), note) for note in joined.notes]
-    tasks = [t if isinstance(t, Result) or not born else (born_at(t[0], combined),) + t[1:]
-             for t in _parsed_tasks(joined.spec, skeleton, joined.spec.source, params)]
-    return tasks, combined, tuple(assumptions)
+    return (_parsed_tasks(joined.spec, skeleton, joined.spec.source, params, combined if born else None),
+            combined, tuple(assumptions))
 
 
 def _joined_lines(origins: list[Origins], sources: list[str]) -> dict[int, Span]:
@@ -284,12 +276,9 @@ def _joined_lines(origins: list[Origins], sources: list[str]) -> dict[int, Span]
 
 
 def cited(result: Result, origins: Origins, assumptions: tuple) -> Result:
-    """A skeleton's result as the kernel's: its name, its assumptions; a spec error (rendered
-    at the skeleton's lines) cited at the kernel's. Everything else was born at the kernel's
-    locations (`born_at`)."""
+    """A skeleton's result as the kernel's: its name, its assumptions. Its errors, warnings
+    and traces were born at the kernel's locations (`born_at`, `Origins.errors`)."""
     out = dataclasses.replace(result)
-    if out.error is not None:
-        out.error = _excerpts(origins.text(out.error))
     out.spec = origins.kernel
     out.assumptions = assumptions
     return out

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from model import ir
 from model import syntax as S
 from model.compile import evaluate
-from model.errors import ModelError, Span, SpecError, SpecErrors
+from model.errors import ModelError, Span, SpecError, SpecErrors, SpecWarning
 from model.expr import build, constant
 from model.vocabulary import CMP_PREFIXES, EXPECTABLE, OP_PREFIXES
 
@@ -271,8 +271,8 @@ class _Checker:
         if self.errors:
             raise self.fail()
         unused = [d for d in params if declared.get(d.name) == d.span and d.name not in self.used]
-        warnings = tuple(f"{d.span}: warning: param '{d.name}' is never used (a launch count whose host block "
-                         f"was forgotten?)" for d in unused)
+        warnings = tuple(SpecWarning(d.span, f"param '{d.name}' is never used (a launch count whose host block "
+                                             f"was forgotten?)") for d in unused)
         stem = self.file.replace("\\", "/").rsplit("/", 1)[-1]
         name = singles["protocol"].name if "protocol" in singles else stem.rsplit(".", 1)[0]
         return CheckedSpec(

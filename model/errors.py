@@ -17,6 +17,17 @@ class Span:
         return f"{self.file}:{self.line}:{self.col}"
 
 
+@dataclass(frozen=True, slots=True)
+class SpecWarning:
+    """A likely mistake that does not stop the check, at its span."""
+
+    span: Span
+    message: str
+
+    def render(self) -> str:
+        return f"{self.span}: warning: {self.message}"
+
+
 class SpecError(Exception):
     """One user mistake in a spec (or on the command line), tied to a span when there is one."""
 

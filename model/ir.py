@@ -695,4 +695,4 @@ class Program:
     buffers: tuple[SignalInfo, ...] = ()  # data buffers, laid out like signals (init unused)
     data_per_rank: int = 0
     events: int = 0  # most `event` declarations in one code (each one an hb component per process)
-    warnings: tuple[str, ...] = ()  # from the semantic checks, rendered
+    warnings: tuple = ()  # SpecWarnings of the semantic checks

@@ -18,7 +18,7 @@ from model.errors import Span, SpecError, SpecErrors
 from model.vocabulary import KEYWORDS
 
 # Friendly messages for common mistakes. Each message is keyed to bad snippets; lark matches a
-# failing parse against these by parser state. tests/test_parser.py pins every one.
+# failing parse against these by parser state. tests/model/test_parser.py pins every one.
 FRIENDLY: dict[str, list[str]] = {
     "missing ';' at the end of the statement": [
         "kernel { int x = 1 }",

@@ -5,10 +5,8 @@ from hypothesis import given, settings
 from oracles.strategies import specs
 from oracles.strategies_symmetric import symmetric_specs
 from oracles.strategies_data import data_por_specs, data_specs
-from test_data import DEEP_DATA, _agree
-from test_differential import DEEP, agree
-from test_reduction import data_reduced_agrees, reduced_agrees
-from test_symmetry import symmetric_agrees, symmetry_is_real
+from oracles.agreement import (DEEP, DEEP_DATA, agree, data_agrees, data_reduced_agrees, reduced_agrees,
+                               symmetric_agrees, symmetry_is_real)
 
 
 @pytest.mark.deep
@@ -29,7 +27,7 @@ def test_deep_atomic_tensor_waits_agree_with_reference(text):
 @DEEP_DATA
 @given(data_specs())
 def test_deep_data_race_agrees_with_brute_force(text):
-    _agree(text, "pto")
+    data_agrees(text, "pto")
 
 
 @pytest.mark.deep

@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 from helpers import check_text, compile_text, violated
-from hypothesis import HealthCheck, given, reject, settings
+from hypothesis import given, settings
+from oracles.agreement import DATA, data_agrees
 from oracles.reference_hb import RaceReference
 from oracles.strategies_data import data_specs
 
 from model import System
-from model.semantics import Semantics
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PRODUCER = """ranks 2; buffer d[2]; signal f;
 kernel { if (rank == 0) { TPUT(d @ 1, d); FENCE TNOTIFY(f @ 1, 1, Set); } else { TWAIT(f, 1, GE); READ(d); } }"""
 
@@ -160,19 +160,6 @@ def test_specs_without_buffers_explore_exactly_as_before():
 # ---------------------------------------------------------------- against the brute-force reference
 
 
-def _agree(text: str, memory_model: str) -> None:
-    program = compile_text(text)
-    ref = RaceReference(System(program, Semantics(memory_model=memory_model)))
-    try:
-        expected = ref.has_race()
-    except (OverflowError, RecursionError):
-        reject()
-    r = check_text(text, memory_model=memory_model, max_states=50_000)
-    if r.stop is not None:
-        reject()
-    assert ("data_race" in r.violated) == expected, f"checker {r.violated}, reference race={expected}"
-
-
 # A TPUT reads its source and writes its destination. Under pto only the *write* waits for a
 # fence before a later TNOTIFY; its read is ordered by program order (found by the deep run:
 # the reference once held the whole statement back).
@@ -192,21 +179,16 @@ def test_a_read_before_an_unfenced_notify_is_ordered_but_the_write_is_not():
         assert ("data_race" in check_text(text).violated) == race, text
 
 
-DATA = settings(max_examples=40, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-DEEP_DATA = settings(DATA, max_examples=1500, derandomize=False, database=None)  # pytest -m deep --hypothesis-seed=N
-
-
 @DATA
 @given(data_specs())
 def test_data_race_agrees_with_brute_force_pto(text):
-    _agree(text, "pto")
+    data_agrees(text, "pto")
 
 
 @settings(DATA, max_examples=20)
 @given(data_specs())
 def test_data_race_agrees_with_brute_force_sc(text):
-    _agree(text, "sc")
+    data_agrees(text, "sc")
 
 
 # ---------------------------------------------------------------- --set-granularity line

@@ -13,97 +13,16 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import HealthCheck, given, reject, settings
-from oracles.reference import EVENT_PROPERTIES, Reference, TooLarge
+from oracles.agreement import MAX_STATES, agree, compile_text
+from oracles.reference import Reference, TooLarge
 from oracles.strategies import specs
 
-from checker.check import Options, check_program
 from checker.explore import explore
 from checker.properties import Monitor
-from model import System, compile_spec, ir, parse
-from model.system import Chosen
-from model.semantics import Semantics
+from model import System
 
-MAX_STATES = 4000  # larger random specs are skipped (rejected), not checked
 FAST = settings(max_examples=400, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 FAST_ATOMIC = settings(FAST, max_examples=250)
-DEEP = settings(max_examples=3000, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-
-
-def compile_text(text: str):
-    return compile_spec(parse(text, "x.sig"), {})
-
-
-def build_reference(program, atomic_waits: bool, max_states: int | None = MAX_STATES) -> Reference:
-    return Reference(System(program, Semantics(tensor_wait="atomic" if atomic_waits else "pass")), program.clean_exit, max_states=max_states)
-
-
-def replay(ref: Reference, violation) -> None:
-    """Follow the trace on the transition system; its end must violate the property."""
-    system = ref.system
-    node, events, losses = ref.initial, ref.initial_events, []
-    for n, shown in enumerate(violation.trace, 1):
-        assert shown.step == n
-        writes = tuple((e.element.name, e.old, e.new) for e in shown.effects if e.kind == "write")
-        chose = tuple((e.name, e.value) for e in shown.effects if e.kind == "choose")
-        matches = []
-        for step in system.successors(node[0]):
-            shown_writes = tuple((system.element(p).name, old, new) for p, old, new in step.writes
-                                 if old != new or not isinstance(step.instr, ir.Reset))
-            step_chose = tuple((ev.name, ev.value) for ev in step.events if isinstance(ev, Chosen))
-            if (system.process_name(step.process), step.instr.span, step.instr.text, shown_writes, step_chose) == \
-                    (shown.process, shown.span, shown.statement, writes, chose):
-                matches.append(step)
-        assert len(matches) == 1, f"{violation.property}: step {n} {shown} matches {len(matches)} successors"
-        ghost, losses = ref.next_ghost(node[0], node[1], matches[0])
-        node, events = (matches[0].next, ghost), matches[0].events
-    prop = violation.property
-    if prop == "deadlock":
-        assert not ref.can_finish(node[0]), "the deadlock trace ends in a state that can still finish"
-        assert node[0] in ref.stuck, "the deadlock trace does not end in a stuck state"
-    elif prop in EVENT_PROPERTIES:
-        assert any(getattr(ev, "kind", None) == prop for ev in events), f"the last step of the {prop} trace has no {prop} event"
-    elif prop == "lost_notification":
-        assert losses, "the last step of the lost_notification trace loses no notification"
-    elif prop == "dirty_exit":
-        assert system.is_final(node[0]) and system.dirty(node[0]), "the dirty_exit trace ends clean or unfinished"
-    else:
-        raise AssertionError(f"unknown property {prop}")
-
-
-def agree(text: str, atomic_waits: bool = False, max_states: int | None = MAX_STATES) -> Reference:
-    """Check `text` with the checker (BFS and DFS) and with the reference; they must agree."""
-    program = compile_text(text)
-    try:
-        ref = build_reference(program, atomic_waits, max_states)
-    except TooLarge:
-        reject()
-    nodes = ref.states()
-    transitions = sum(len(ref.system.successors(s)) for s in nodes)
-    expected = ref.violated()
-    for order in ("bfs", "dfs"):
-        system = System(program, Semantics(tensor_wait="atomic" if atomic_waits else "pass"))
-        ex = explore(system, Monitor(system), order=order)
-        assert ex.complete and set(ex.states) == nodes, f"{order}: a different reachable state set"
-        result = check_program(program, "x.sig", Options(order=order, semantics=Semantics(tensor_wait="atomic" if atomic_waits else "pass"), por=False, symmetry=False))
-        assert result.stop is None, result.stop
-        assert result.stats.states == len(nodes), f"{order}: a different number of reachable states"
-        assert result.stats.transitions == transitions
-        assert set(result.violated) == expected, f"{order}: checker {result.violated}, reference {sorted(expected)}"
-        assert len(result.violations) == len(expected), "one counterexample per violated property"
-        for v in result.violations:
-            if order == "bfs":
-                assert len(v.trace) == ref.shortest(v.property), \
-                    f"{v.property}: BFS trace of {len(v.trace)} steps, shortest is {ref.shortest(v.property)}"
-            replay(ref, v)
-    if not program.clean_exit:  # `--check clean_exit` on the command line
-        result = check_program(program, "x.sig", Options(semantics=Semantics(tensor_wait="atomic" if atomic_waits else "pass"), clean_exit=True, por=False, symmetry=False))
-        assert set(result.violated) == ref.violated(clean_exit=True)
-        for v in result.violations:
-            if v.property == "dirty_exit":
-                assert len(v.trace) == ref.shortest("dirty_exit")
-                replay(ref, v)
-    return ref
 
 
 def quotient_agrees(text: str) -> None:

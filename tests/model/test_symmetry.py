@@ -18,73 +18,21 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections import Counter
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, reject, settings
+from oracles.agreement import MAX, build_reference, compile_text, reachable, replay, symmetric_agrees, symmetry_is_real
 from oracles.reference import TooLarge
 from oracles.strategies_symmetric import symmetric_specs
-from test_differential import build_reference, compile_text, replay
 
 from checker.check import Options, check_program
 from model import System, compile_spec, parse
 from model.symmetry import Symmetry
 from model.semantics import Semantics
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FAST = settings(max_examples=100, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-MAX = 3000
-
-
-def reachable(system, limit=MAX):
-    init = system.initial()[0]
-    seen = {init: system.successors(init)}
-    todo = [init]
-    while todo:
-        s = todo.pop()
-        for step in seen[s]:
-            if step.next not in seen:
-                if len(seen) >= limit:
-                    raise TooLarge
-                seen[step.next] = system.successors(step.next)
-                todo.append(step.next)
-    return seen
-
-
-def _event_kinds(step, sym, k):
-    out = []
-    for ev in step.events:
-        kind = type(ev).__name__
-        if kind == "Fault":
-            out.append((kind, ev.kind, ev.span, sym.process(ev.process, k)))
-        elif kind == "Overwrite":
-            out.append((kind, ev.old, ev.new, len(ev.readers)))
-        else:
-            out.append((kind,))
-    return tuple(sorted(map(repr, out)))
-
-
-def symmetry_is_real(text: str, atomic_waits: bool = False) -> Symmetry | None:
-    system = System(compile_text(text), Semantics(tensor_wait="atomic" if atomic_waits else "pass"))
-    sym, reasons = Symmetry.of(system)
-    if sym is None:
-        assert reasons and all(r.message for r in reasons)
-        return None
-    try:
-        graph = reachable(system)
-    except TooLarge:
-        reject()
-    for s, steps in graph.items():
-        image = sym.rotate(s, 1)
-        assert image in graph, "a renamed reachable state is not reachable"
-        want = Counter((sym.rotate(t.next, 1), sym.process(t.process, 1), _event_kinds(t, sym, 1)) for t in steps)
-        have = Counter((t.next, t.process, _event_kinds(t, sym, 0)) for t in graph[image])
-        assert want == have, "renaming does not map the successors onto the successors"
-        rep, k = sym.canon_k(s)
-        assert rep == sym.rotate(s, k)
-        assert all(sym.canon(sym.rotate(s, j)) == rep for j in range(sym.R)), "two representatives for one orbit"
-    return sym
 
 
 @FAST
@@ -105,27 +53,6 @@ def test_a_statement_that_breaks_the_symmetry_is_refused_with_its_location(text)
     sym, reasons = Symmetry.of(System(compile_text(text)))
     assert sym is None
     assert any(r.span is not None and r.span.line > 0 for r in reasons)
-
-
-def symmetric_agrees(text: str, atomic_waits: bool = False) -> None:
-    program = compile_text(text)
-    try:
-        ref = build_reference(program, atomic_waits, MAX)
-    except TooLarge:
-        reject()
-    everything = len(ref.states())
-    for clean_exit in (False, True):
-        expected = ref.violated(clean_exit=clean_exit or program.clean_exit)
-        for order in ("bfs", "dfs"):
-            for por in (False, True):
-                result = check_program(program, "x.sig", Options(order=order, semantics=Semantics(tensor_wait="atomic" if atomic_waits else "pass"),
-                                                                 clean_exit=clean_exit, por=por))
-                assert result.stop is None, result.stop
-                assert set(result.violated) == expected, \
-                    f"{order} por={por}: symmetric {sorted(result.violated)}, reference {sorted(expected)}"
-                assert result.stats.states <= everything
-                for v in result.violations:
-                    replay(ref, v)
 
 
 @settings(FAST, max_examples=60)
@@ -182,7 +109,6 @@ def test_explain_symmetry_names_what_breaks_it(tmp_path):
     out = subprocess.run([sys.executable, "-m", "checker", "check", "--format", "json", str(RING)],
                          capture_output=True, text=True, cwd=ROOT)
     assert json.loads(out.stdout)["results"][0]["stats"]["symmetry"] == "rotation of the 5 ranks"
-
 
 
 def _same_stubborn_sets(program, atomic_waits: bool = False, limit: int = MAX) -> int | None:

@@ -13,7 +13,7 @@ import pytest
 from checker.cli import run
 from conftest import SPECS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CORPORA = (ROOT / "tests" / "frontends" / "corpus", ROOT / "tests" / "frontends" / "mlir_corpus")
 LIMIT = "20000"  # a run this limit stops is inconclusive; its violations so far replay all the same
 

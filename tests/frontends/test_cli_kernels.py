@@ -13,7 +13,7 @@ import pytest
 from frontends.cpp import extract
 from helpers import sigproof
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "frontends" / "corpus"
 KERNELS = sorted(p.name for p in CORPUS.iterdir() if (p / f"{p.name}.cpp").is_file())
 BAD = "__global__ AICORE void k(__gm__ int32_t *f) {\n  TNOTIFY(Signal(f), 1, NotifyOp::Set)\n  int x = ;\n}\n"
@@ -360,21 +360,21 @@ def test_ci_formats_annotate_the_cpp_line():
 
 def test_a_kernel_program_is_born_at_the_kernels_lines():
     """The library layer: every span of the skeleton's IR maps to C++ before the check (an
-    unmapped line to the kernel's declaration); warnings and spec errors, rendered text, map
-    as text; the result names the kernel and carries its assumptions."""
+    unmapped line to the kernel's declaration); warnings and spec errors map by their spans
+    (never found in rendered text); the result names the kernel and carries its assumptions."""
     import dataclasses
 
     from checker.check import check_program
     from checker.kernels import Origins, born_at, cited
     from checker.result import Assumed, Result
     from model import compile_spec, parse
-    from model.errors import Span
+    from model.errors import Span, SpecError, SpecErrors, SpecWarning
 
     text = "ranks 2;\nsignal f;\nkernel {\n  TNOTIFY(f @ 1, 1, Set);\n  TWAIT(f, 2, EQ);\n}\n"
     program = compile_spec(parse(text, "k.cpp.sig"), {})
     call, at = Span("k.cpp", 20, 5, 20, 40), Span("k.cpp", 3, 10, 3, 10)
     origins = Origins("k.cpp.sig", "k.cpp", {4: call}, at)
-    program = dataclasses.replace(program, warnings=("k.cpp.sig:4:3: warning: x", "k.cpp.sig: note"))
+    program = dataclasses.replace(program, warnings=(SpecWarning(Span("k.cpp.sig", 4, 3, 4, 4), "x"),))
     born = born_at(program, origins)
     spans = []
 
@@ -390,15 +390,18 @@ def test_a_kernel_program_is_born_at_the_kernels_lines():
 
     walk(born)
     assert spans and all(sp.file == "k.cpp" for sp in spans) and call in spans and at in spans
-    assert born.warnings == ("k.cpp:20:5: warning: x", "k.cpp: note")
+    assert [w.render() for w in born.warnings] == ["k.cpp:20:5: warning: x"]
     result = cited(check_program(born, "k.cpp.sig"), origins, (Assumed(at, "something"),))
     assert result.spec == "k.cpp" and result.violated == ["deadlock"]
     (v,) = result.violations
     assert v.span == at and all(step.span.file == "k.cpp" for step in v.trace)  # the TWAIT has no C++ origin
     assert any(step.span == call for step in v.trace) and "k.cpp.sig" not in repr(result)
     assert result.assumptions[0].text == "k.cpp:3:10: assumed: something"
-    error = cited(Result("k.cpp.sig", {}, error="k.cpp.sig:4:3: error: bad"), origins, ())
-    assert error.error.startswith("k.cpp:20:5: error: bad")
+    errors = SpecErrors([SpecError("bad", Span("k.cpp.sig", 4, 3, 4, 4)), SpecError("worse", None, "k.cpp.sig"),
+                         SpecError("k.cpp.sig:1:1 stays as written", Span("k.cpp.sig", 9, 1, 9, 2))], text)
+    assert origins.errors(errors).splitlines() == [      # in the skeleton's order
+        "k.cpp: error: worse", "k.cpp:20:5: error: bad",
+        "k.cpp:3:10: error: k.cpp.sig:1:1 stays as written"]   # line 9 has no C++ origin: the kernel's
 
 
 # ---------------------------------------------------------------- a file of several kernels

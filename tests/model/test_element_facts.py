@@ -7,7 +7,7 @@ that never decreases from launch to launch, only grows; read only by GE/GT it ca
 notification, so it needs no lost-notification ghost, and the partial-order reduction takes
 its Sets as increases. Each test below changes one thing the proof relies on and checks that
 the analysis then refuses, and that the verdict, reduced or not, is the reference's.
-The random differential tests (tests/test_reduction.py, tests/test_differential.py) cover
+The random differential tests (tests/model/test_reduction.py, tests/model/test_differential.py) cover
 the same facts on generated protocols, about 40% of which have such an element.
 
 Counters written only by AtomicAdds that can never overflow (`bounded_adds`): any two of
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import pytest
 from oracles.reference import Reference
-from test_differential import compile_text
+from oracles.agreement import compile_text
 
 from checker.check import Options, check_program
 from model import System

@@ -3,7 +3,7 @@
 The corpus kernels tests/frontends/mlir_corpus/NAME/NAME.pto have their skeletons pinned in
 tests/frontends/mlir_golden/NAME.sig (and their assumptions in NAME.assumptions). To accept
 a deliberate change of the output:
-    SIGPROOF_UPDATE_GOLDEN=1 python -m pytest tests/test_mlir_frontend.py
+    SIGPROOF_UPDATE_GOLDEN=1 python -m pytest tests/frontends/test_mlir_frontend.py
 and review the diff of tests/frontends/mlir_golden/.
 """
 
@@ -22,7 +22,7 @@ from frontends.mlir.__main__ import run as extract_cli
 from frontends.mlir.source import parse
 from helpers import sigproof
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "frontends" / "mlir_corpus"
 GOLDEN = ROOT / "tests" / "frontends" / "mlir_golden"
 KERNELS = sorted(p.name for p in CORPUS.iterdir() if (p / f"{p.name}.pto").is_file())

@@ -129,7 +129,7 @@ def test_the_grammar_cache_is_private_and_a_broken_one_is_rebuilt(tmp_path):
     from pathlib import Path
 
     run = [sys.executable, "-m", "checker", "check", "specs/all_to_all_barrier.sig", "-D", "N=2", "--no-timing"]
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
     first = subprocess.run(run, cwd=root, env=env, capture_output=True, text=True)
     assert first.returncode == 0 and "PASS: ok" in first.stdout

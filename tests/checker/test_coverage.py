@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from oracles.strategies import specs
 from oracles.strategies_data import data_specs
 from oracles.strategies_symmetric import symmetric_specs
-from test_differential import compile_text
+from oracles.agreement import compile_text
 
 import checker.check
 from checker import coverage
@@ -29,7 +29,7 @@ from checker.explore import explore
 from checker.kernels import check_inputs
 from model import System
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # The issue's case: the only TWAIT sits behind a branch no rank takes.
 BEHIND_A_BRANCH = """ranks 2;

@@ -6,7 +6,7 @@ tensor waits, with and without `--check clean_exit`; every counterexample it rep
 real path of the unreduced semantics (it replays step by step); and it never stores more
 states. On every shipped spec the verdicts are the same with and without the reduction.
 Programs with data statements are reduced in the data mode and compared with the plain
-search (itself held to the brute-force happens-before reference by tests/test_data.py),
+search (itself held to the brute-force happens-before reference by tests/model/test_data.py),
 on random data protocols and on protocols whose asserts depend on the order of signal steps.
 tests/deep/ runs many more random specs: `pytest -m deep`.
 """
@@ -16,44 +16,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, reject, settings
-from oracles.reference import Reference, TooLarge
+from hypothesis import HealthCheck, given, settings
+from oracles.agreement import compile_text, data_reduced_agrees, reduced_agrees
 from oracles.strategies import specs
 from oracles.strategies_data import data_por_specs, data_specs
-from test_differential import build_reference, compile_text, replay
 
 from checker.check import Options, check_file, check_program
 from model import System
 from model.independence import Reduction
 from model.semantics import Semantics
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FAST = settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
-
-
-def reduced_agrees(text: str, atomic_waits: bool = False, max_states: int = 4000) -> None:
-    program = compile_text(text)
-    try:
-        ref = build_reference(program, atomic_waits, max_states)
-    except TooLarge:
-        reject()
-    everything = len(ref.states())
-    terminal = [ref.distance[n] for n in ref.stuck if not ref.system.successors(n)]
-    for clean_exit in (False, True):
-        expected = ref.violated(clean_exit=clean_exit or program.clean_exit)
-        for order in ("bfs", "dfs"):
-            result = check_program(program, "x.sig", Options(order=order, semantics=Semantics(tensor_wait="atomic" if atomic_waits else "pass"),
-                                                             clean_exit=clean_exit))
-            assert result.stop is None, result.stop
-            assert set(result.violated) == expected, \
-                f"{order}: reduced {sorted(result.violated)}, reference {sorted(expected)}"
-            assert result.stats.states <= everything
-            for v in result.violations:
-                replay(ref, v)
-                if v.property == "deadlock" and order == "bfs" and terminal and \
-                        min(terminal) == ref.shortest("deadlock"):
-                    # a terminal deadlock is reached by a permutation of a shortest path
-                    assert len(v.trace) == ref.shortest("deadlock")
 
 
 @FAST
@@ -171,32 +145,6 @@ def test_adds_that_overflow_are_judged_like_the_plain_search():
 
 
 # ---------------------------------------------------------------- the data mode
-
-def data_reduced_agrees(text: str, memory_model: str = "pto") -> None:
-    """The reduced search judges a data program as the plain search does (which
-    tests/test_data.py holds to the brute-force happens-before reference), for BFS and DFS,
-    with and without `check clean_exit`; it never stores more states, and each of its
-    counterexamples but a race (judged from the explored graph, checker/races.py) replays on
-    the unreduced semantics (one with a TEST_EVENT step cannot be matched step by step)."""
-    program = compile_text(text)
-    semantics = Semantics(memory_model=memory_model)
-    try:
-        ref = Reference(System(program, semantics), program.clean_exit, max_states=4000)
-    except TooLarge:
-        reject()
-    for clean_exit in (False, True):
-        for order in ("bfs", "dfs"):
-            plain = check_program(program, "x.sig", Options(order=order, semantics=semantics, clean_exit=clean_exit,
-                                                            por=False, symmetry=False))
-            result = check_program(program, "x.sig", Options(order=order, semantics=semantics, clean_exit=clean_exit))
-            assert plain.stop is None and result.stop is None
-            assert result.violated == plain.violated, \
-                f"{order}: reduced {result.violated}, plain {plain.violated}"
-            assert result.stats.states <= plain.stats.states
-            for v in result.violations:
-                # a TEST_EVENT's two outcomes look the same in a trace: such traces are not replayed
-                if v.property != "data_race" and not any(t.statement.startswith("TEST_EVENT") for t in v.trace):
-                    replay(ref, v)
 
 
 @FAST

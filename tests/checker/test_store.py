@@ -22,7 +22,7 @@ from checker.store import ExactStore, StateCodec, collision_bound, make_store
 from model import SpecErrors, System, compile_spec, parse
 from model.system import State
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SPECS = sorted(p.relative_to(ROOT).as_posix() for d in ("specs", "tests/regressions")
                for p in (ROOT / d).glob("*.sig"))
 ROUND_TRIP = ["specs/epoch_counter.sig", "specs/two_level_barrier.sig", "specs/async_put_wait_event.sig",

@@ -5,8 +5,7 @@ from helpers import check_text, compile_text, system_of, violated
 
 from model import SpecErrors
 from model.system import block_barrier
-from test_differential import agree
-from test_reduction import reduced_agrees
+from oracles.agreement import agree, reduced_agrees
 
 PARTS = """
 ranks 2; blocks 2;

@@ -19,7 +19,7 @@ from checker import ci_formats
 from checker.cli import run
 from conftest import ROOT
 
-SCHEMAS = Path(__file__).parent / "schemas"
+SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
 FORMATS = ("sarif", "junit", "github")
 
 DEAD = "ranks 2;\nsignal f;\nkernel {\n  TWAIT(f, 1, EQ);\n}\n"

@@ -14,7 +14,7 @@ import pytest
 
 from checker.cli import run
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SAFE = 2**53 - 1
 DEAD = "ranks 2;\nsignal f;\nkernel {\n  TWAIT(f, 1, EQ);\n}\n"
 # a local beyond the JSON-safe range (x = 2^60 after the second shift), then a deadlock

@@ -29,7 +29,7 @@ from oracles.spin_oracle import have_spin, spin_check, spin_non_progress
 from oracles.strategies import specs
 from model.semantics import Semantics
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SPECS = [p for p in sorted((ROOT / "specs").glob("*.sig"))  # the export covers the base language
          if exportable(compile_spec(parse(p.read_text(), p.as_posix()), {})) is None]
 COVERED = ("deadlock", "assertion", "overflow", "error")

@@ -313,7 +313,7 @@ def test_program_of_every_shipped_spec_pickles():
     import pickle
     from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     for path in sorted((root / "specs").glob("*.sig")) + sorted((root / "tests" / "regressions").glob("*.sig")):
         program = compile_text(path.read_text(), file=path.as_posix())
         assert pickle.loads(pickle.dumps(program)) == program, path

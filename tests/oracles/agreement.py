@@ -1,0 +1,256 @@
+"""The checker against the plain references: the agreement checks the differential tests
+(tests/model/) and the deep runs (tests/deep/) share.
+
+`agree` (the plain search, BFS and DFS, against the networkx reference), `reduced_agrees`
+and `data_reduced_agrees` (partial-order reduction), `symmetric_agrees` and
+`symmetry_is_real` (rank-rotation symmetry), `data_agrees` (data_race against the
+brute-force happens-before reference); `replay` follows a reported trace on the unreduced
+transition system. Each takes a spec text and fails with the disagreement.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from helpers import check_text
+from helpers import compile_text as compile_spec_text
+from hypothesis import HealthCheck, reject, settings
+from oracles.reference import EVENT_PROPERTIES, Reference, TooLarge
+from oracles.reference_hb import RaceReference
+
+from checker.check import Options, check_program
+from checker.explore import explore
+from checker.properties import Monitor
+from model import System, compile_spec, ir, parse
+from model.semantics import Semantics
+from model.symmetry import Symmetry
+from model.system import Chosen
+
+
+MAX_STATES = 4000  # larger random specs are skipped (rejected), not checked
+
+
+DEEP = settings(max_examples=3000, deadline=None, derandomize=True,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+
+def compile_text(text: str):
+    return compile_spec(parse(text, "x.sig"), {})
+
+
+def build_reference(program, atomic_waits: bool, max_states: int | None = MAX_STATES) -> Reference:
+    return Reference(System(program, Semantics(tensor_wait="atomic" if atomic_waits else "pass")), program.clean_exit, max_states=max_states)
+
+
+def replay(ref: Reference, violation) -> None:
+    """Follow the trace on the transition system; its end must violate the property."""
+    system = ref.system
+    node, events, losses = ref.initial, ref.initial_events, []
+    for n, shown in enumerate(violation.trace, 1):
+        assert shown.step == n
+        writes = tuple((e.element.name, e.old, e.new) for e in shown.effects if e.kind == "write")
+        chose = tuple((e.name, e.value) for e in shown.effects if e.kind == "choose")
+        matches = []
+        for step in system.successors(node[0]):
+            shown_writes = tuple((system.element(p).name, old, new) for p, old, new in step.writes
+                                 if old != new or not isinstance(step.instr, ir.Reset))
+            step_chose = tuple((ev.name, ev.value) for ev in step.events if isinstance(ev, Chosen))
+            if (system.process_name(step.process), step.instr.span, step.instr.text, shown_writes, step_chose) == \
+                    (shown.process, shown.span, shown.statement, writes, chose):
+                matches.append(step)
+        assert len(matches) == 1, f"{violation.property}: step {n} {shown} matches {len(matches)} successors"
+        ghost, losses = ref.next_ghost(node[0], node[1], matches[0])
+        node, events = (matches[0].next, ghost), matches[0].events
+    prop = violation.property
+    if prop == "deadlock":
+        assert not ref.can_finish(node[0]), "the deadlock trace ends in a state that can still finish"
+        assert node[0] in ref.stuck, "the deadlock trace does not end in a stuck state"
+    elif prop in EVENT_PROPERTIES:
+        assert any(getattr(ev, "kind", None) == prop for ev in events), f"the last step of the {prop} trace has no {prop} event"
+    elif prop == "lost_notification":
+        assert losses, "the last step of the lost_notification trace loses no notification"
+    elif prop == "dirty_exit":
+        assert system.is_final(node[0]) and system.dirty(node[0]), "the dirty_exit trace ends clean or unfinished"
+    else:
+        raise AssertionError(f"unknown property {prop}")
+
+
+def agree(text: str, atomic_waits: bool = False, max_states: int | None = MAX_STATES) -> Reference:
+    """Check `text` with the checker (BFS and DFS) and with the reference; they must agree."""
+    program = compile_text(text)
+    try:
+        ref = build_reference(program, atomic_waits, max_states)
+    except TooLarge:
+        reject()
+    nodes = ref.states()
+    transitions = sum(len(ref.system.successors(s)) for s in nodes)
+    expected = ref.violated()
+    for order in ("bfs", "dfs"):
+        system = System(program, Semantics(tensor_wait="atomic" if atomic_waits else "pass"))
+        ex = explore(system, Monitor(system), order=order)
+        assert ex.complete and set(ex.states) == nodes, f"{order}: a different reachable state set"
+        result = check_program(program, "x.sig", Options(order=order, semantics=Semantics(tensor_wait="atomic" if atomic_waits else "pass"), por=False, symmetry=False))
+        assert result.stop is None, result.stop
+        assert result.stats.states == len(nodes), f"{order}: a different number of reachable states"
+        assert result.stats.transitions == transitions
+        assert set(result.violated) == expected, f"{order}: checker {result.violated}, reference {sorted(expected)}"
+        assert len(result.violations) == len(expected), "one counterexample per violated property"
+        for v in result.violations:
+            if order == "bfs":
+                assert len(v.trace) == ref.shortest(v.property), \
+                    f"{v.property}: BFS trace of {len(v.trace)} steps, shortest is {ref.shortest(v.property)}"
+            replay(ref, v)
+    if not program.clean_exit:  # `--check clean_exit` on the command line
+        result = check_program(program, "x.sig", Options(semantics=Semantics(tensor_wait="atomic" if atomic_waits else "pass"), clean_exit=True, por=False, symmetry=False))
+        assert set(result.violated) == ref.violated(clean_exit=True)
+        for v in result.violations:
+            if v.property == "dirty_exit":
+                assert len(v.trace) == ref.shortest("dirty_exit")
+                replay(ref, v)
+    return ref
+
+
+def data_agrees(text: str, memory_model: str) -> None:
+    program = compile_spec_text(text)
+    ref = RaceReference(System(program, Semantics(memory_model=memory_model)))
+    try:
+        expected = ref.has_race()
+    except (OverflowError, RecursionError):
+        reject()
+    r = check_text(text, memory_model=memory_model, max_states=50_000)
+    if r.stop is not None:
+        reject()
+    assert ("data_race" in r.violated) == expected, f"checker {r.violated}, reference race={expected}"
+
+
+DATA = settings(max_examples=40, deadline=None, derandomize=True,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+
+DEEP_DATA = settings(DATA, max_examples=1500, derandomize=False, database=None)  # pytest -m deep --hypothesis-seed=N
+
+
+def reduced_agrees(text: str, atomic_waits: bool = False, max_states: int = 4000) -> None:
+    program = compile_text(text)
+    try:
+        ref = build_reference(program, atomic_waits, max_states)
+    except TooLarge:
+        reject()
+    everything = len(ref.states())
+    terminal = [ref.distance[n] for n in ref.stuck if not ref.system.successors(n)]
+    for clean_exit in (False, True):
+        expected = ref.violated(clean_exit=clean_exit or program.clean_exit)
+        for order in ("bfs", "dfs"):
+            result = check_program(program, "x.sig", Options(order=order, semantics=Semantics(tensor_wait="atomic" if atomic_waits else "pass"),
+                                                             clean_exit=clean_exit))
+            assert result.stop is None, result.stop
+            assert set(result.violated) == expected, \
+                f"{order}: reduced {sorted(result.violated)}, reference {sorted(expected)}"
+            assert result.stats.states <= everything
+            for v in result.violations:
+                replay(ref, v)
+                if v.property == "deadlock" and order == "bfs" and terminal and \
+                        min(terminal) == ref.shortest("deadlock"):
+                    # a terminal deadlock is reached by a permutation of a shortest path
+                    assert len(v.trace) == ref.shortest("deadlock")
+
+
+def data_reduced_agrees(text: str, memory_model: str = "pto") -> None:
+    """The reduced search judges a data program as the plain search does (which
+    tests/model/test_data.py holds to the brute-force happens-before reference), for BFS and DFS,
+    with and without `check clean_exit`; it never stores more states, and each of its
+    counterexamples but a race (judged from the explored graph, checker/races.py) replays on
+    the unreduced semantics (one with a TEST_EVENT step cannot be matched step by step)."""
+    program = compile_text(text)
+    semantics = Semantics(memory_model=memory_model)
+    try:
+        ref = Reference(System(program, semantics), program.clean_exit, max_states=4000)
+    except TooLarge:
+        reject()
+    for clean_exit in (False, True):
+        for order in ("bfs", "dfs"):
+            plain = check_program(program, "x.sig", Options(order=order, semantics=semantics, clean_exit=clean_exit,
+                                                            por=False, symmetry=False))
+            result = check_program(program, "x.sig", Options(order=order, semantics=semantics, clean_exit=clean_exit))
+            assert plain.stop is None and result.stop is None
+            assert result.violated == plain.violated, \
+                f"{order}: reduced {result.violated}, plain {plain.violated}"
+            assert result.stats.states <= plain.stats.states
+            for v in result.violations:
+                # a TEST_EVENT's two outcomes look the same in a trace: such traces are not replayed
+                if v.property != "data_race" and not any(t.statement.startswith("TEST_EVENT") for t in v.trace):
+                    replay(ref, v)
+
+
+MAX = 3000
+
+
+def reachable(system, limit=MAX):
+    init = system.initial()[0]
+    seen = {init: system.successors(init)}
+    todo = [init]
+    while todo:
+        s = todo.pop()
+        for step in seen[s]:
+            if step.next not in seen:
+                if len(seen) >= limit:
+                    raise TooLarge
+                seen[step.next] = system.successors(step.next)
+                todo.append(step.next)
+    return seen
+
+
+def _event_kinds(step, sym, k):
+    out = []
+    for ev in step.events:
+        kind = type(ev).__name__
+        if kind == "Fault":
+            out.append((kind, ev.kind, ev.span, sym.process(ev.process, k)))
+        elif kind == "Overwrite":
+            out.append((kind, ev.old, ev.new, len(ev.readers)))
+        else:
+            out.append((kind,))
+    return tuple(sorted(map(repr, out)))
+
+
+def symmetry_is_real(text: str, atomic_waits: bool = False) -> Symmetry | None:
+    system = System(compile_text(text), Semantics(tensor_wait="atomic" if atomic_waits else "pass"))
+    sym, reasons = Symmetry.of(system)
+    if sym is None:
+        assert reasons and all(r.message for r in reasons)
+        return None
+    try:
+        graph = reachable(system)
+    except TooLarge:
+        reject()
+    for s, steps in graph.items():
+        image = sym.rotate(s, 1)
+        assert image in graph, "a renamed reachable state is not reachable"
+        want = Counter((sym.rotate(t.next, 1), sym.process(t.process, 1), _event_kinds(t, sym, 1)) for t in steps)
+        have = Counter((t.next, t.process, _event_kinds(t, sym, 0)) for t in graph[image])
+        assert want == have, "renaming does not map the successors onto the successors"
+        rep, k = sym.canon_k(s)
+        assert rep == sym.rotate(s, k)
+        assert all(sym.canon(sym.rotate(s, j)) == rep for j in range(sym.R)), "two representatives for one orbit"
+    return sym
+
+
+def symmetric_agrees(text: str, atomic_waits: bool = False) -> None:
+    program = compile_text(text)
+    try:
+        ref = build_reference(program, atomic_waits, MAX)
+    except TooLarge:
+        reject()
+    everything = len(ref.states())
+    for clean_exit in (False, True):
+        expected = ref.violated(clean_exit=clean_exit or program.clean_exit)
+        for order in ("bfs", "dfs"):
+            for por in (False, True):
+                result = check_program(program, "x.sig", Options(order=order, semantics=Semantics(tensor_wait="atomic" if atomic_waits else "pass"),
+                                                                 clean_exit=clean_exit, por=por))
+                assert result.stop is None, result.stop
+                assert set(result.violated) == expected, \
+                    f"{order} por={por}: symmetric {sorted(result.violated)}, reference {sorted(expected)}"
+                assert result.stats.states <= everything
+                for v in result.violations:
+                    replay(ref, v)

@@ -15,9 +15,9 @@ from checker import ci_formats, cli, prove
 from model import SpecErrors, compile_spec, parse
 from model.vocabulary import KEYWORDS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SPECS = ROOT / "specs"
-SCHEMAS = Path(__file__).parent / "schemas"
+SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
 
 RING = """protocol ring_flag;
 param N = 3;

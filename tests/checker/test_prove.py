@@ -15,7 +15,7 @@ from checker.prove import FAIL, PROVED, UNPROVED, prove_file, ranks_param, write
 from model import compile_spec, parse
 from model.params import Sizes, Unsupported
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SPECS = ROOT / "specs"
 
 
@@ -82,7 +82,7 @@ def test_ring_eq_overrun_fails_at_its_smallest_size():
 
 
 def test_counter_with_a_size_dependent_threshold_is_proved_with_the_counting_lemma():
-    code, out, _ = run(str(SPECS / "all_to_all_counter.sig"))  # tests/test_prove_counting.py has the rest
+    code, out, _ = run(str(SPECS / "all_to_all_counter.sig"))  # tests/checker/test_prove_counting.py has the rest
     assert code == 0, out
     assert "PROVED: ok for all N >= 2" in out.splitlines()[0]
     assert "checked explicitly: N=2 ok, N=3 ok, N=4 ok" in out

@@ -1,6 +1,6 @@
 """`sigproof prove` with the counting lemma (docs/prove.md, "Counters"): the counter-based
 all-to-all barrier is proved for every N; the buggy counters and the variants that break one
-of the lemma's conditions (tests/prove_counting/) are never proved, not even by the prover
+of the lemma's conditions (tests/checker/prove_counting/) are never proved, not even by the prover
 alone (without the explicit refutation that would catch most of them first)."""
 
 import functools
@@ -17,9 +17,9 @@ from checker.check import read_spec
 from checker.prove import FAIL, PROVED, UNPROVED, Proof, prove_file, ranks_param
 from model import compile_spec, parse
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SPECS = ROOT / "specs"
-FIXTURES = ROOT / "tests" / "prove_counting"
+FIXTURES = ROOT / "tests" / "checker" / "prove_counting"
 
 
 @functools.lru_cache(maxsize=None)
@@ -133,7 +133,7 @@ def test_the_value_check_refuses_a_set_even_when_offered_as_a_candidate():
                                          (str(FIXTURES / "init_negative.sig"), (2, 3))])
 def test_the_lemma_holds_on_every_reachable_state(path, sizes):
     """count@h == init + add * #{x : passed(x, h)} on every state the guarded commands reach
-    (which tests/test_prove.py equates with the explicit engine's), for every h."""
+    (which tests/checker/test_prove.py equates with the explicit engine's), for every h."""
     proof = prover_alone(path)
     gc = proof.raw[0]
     (lem,) = proof.lemmas

@@ -21,10 +21,11 @@ import re
 from frontends.core import sym as S
 from frontends.core.errors import ExtractError, Loc
 from frontends.core import skeleton as K
+from frontends.core.builder import Builder
 from frontends.cpp.source import Function, Index, SourceFile, declarator_name, snippet
 from frontends.core.sym import FULL, NONE, PARTIAL, Sym
 from frontends.cpp.values import CMPS, OPS, Elem, Enum, Local, Ptr, Unknown, View, Windows, pointee
-from frontends.cpp.vocabulary import BUILTIN_CALLS, SIG_KEYWORDS, SignalInfo, Site, norm, origin_key
+from frontends.cpp.vocabulary import BUILTIN_CALLS, SignalInfo, Site, norm, origin_key
 from frontends.cpp.calls import Calls
 from frontends.cpp.data import Data
 from frontends.cpp.expressions import Expressions
@@ -34,10 +35,11 @@ from frontends.cpp.views import Views
 __all__ = ["Interp", "norm"]
 
 
-class Interp(Expressions, Views, Data, Calls, Statements):
+class Interp(Expressions, Views, Data, Calls, Statements, Builder):
     """Interprets one kernel (and the helpers it calls) into skeleton statements."""
 
     def __init__(self, index: Index, cfg: dict, kernel: Function, proven: dict | None = None):
+        super().__init__()
         cfg, self.regions = _regions(cfg, kernel.file.path)
         self.index, self.cfg, self.kernel = index, cfg, kernel
         # C++ expressions (origin keys) the code shows to be the own rank / the rank count,
@@ -47,10 +49,7 @@ class Interp(Expressions, Views, Data, Calls, Statements):
         self.sweeps: list[tuple[str, Sym]] = []      # enclosing `for (p = 0; p < n; ++p)`: (p, n)
         self.sf: SourceFile = kernel.file
         self.scopes: list[dict] = [{}]
-        self.out: list[list] = [[]]
-        self.params: dict[str, tuple[int, str, Loc | None]] = {}
         self.param_keys: dict[str, str] = {}
-        self.assumptions: list[tuple[Loc, str]] = []
         self.signals: dict[str, SignalInfo] = {}
         self.buffers: dict[str, SignalInfo] = {}          # data of TPUT / TGET (and their TLOAD / TSTORE)
         self.transfer_bases: set[str] = set()
@@ -78,10 +77,7 @@ class Interp(Expressions, Views, Data, Calls, Statements):
         self.launch_hints: list[str] = []     # what the kernel's launches leave open (extract)
         self.ptr_paths: dict[str, str] = {}   # signal base name -> the untyped pointer path it stands for
         self.untyped: dict[str, tuple[Loc, str]] = {}   # base name -> (where, text) of an untyped pointer path
-        self.used_names: set[str] = set()
         self.facts: list[dict[str, Sym]] = []
-        self.param_notes: dict[str, list] = {}
-        self.runtime_params: dict[str, Loc | None] = {}  # params of runtime values of no known value
         self.local_levels: dict[str, int] = {}
         self.conventions_said: set[str] = set()
         self.views: dict[tuple, tuple[str, str, Loc]] = {}     # strided windows: (name, declaration, where)
@@ -92,29 +88,8 @@ class Interp(Expressions, Views, Data, Calls, Statements):
     def text(self, node) -> str:
         return self.sf.text_of(node)
 
-    def assume(self, loc: Loc, text: str, param: str | None = None) -> None:
-        """Record an assumption; one about a param is dropped if the param ends up unused."""
-        if (loc, text) not in self.assumptions:
-            self.assumptions.append((loc, text))
-            if param is not None:
-                self.param_notes.setdefault(param, []).append((loc, text))
-
     def error(self, node, message: str) -> ExtractError:
         return ExtractError(self.loc(node) if node is not None else None, message, self.sf.path)
-
-    def emit(self, stmt) -> None:
-        self.out[-1].append(stmt)
-
-    def fresh(self, base: str) -> str:
-        base = re.sub(r"\W", "_", base) or "v"
-        if base[0].isdigit():
-            base = "v" + base
-        name, k = base, 1
-        while name in SIG_KEYWORDS or name in self.used_names:
-            name = f"{base}_{k}"
-            k += 1
-        self.used_names.add(name)
-        return name
 
     def param(self, key: str, hint: str, value: int, comment: str, loc: Loc | None) -> Sym:
         origin = origin_key(key) if key.startswith(("arg:", "field:", "elem:")) else None

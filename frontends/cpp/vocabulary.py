@@ -8,9 +8,7 @@ from dataclasses import dataclass, field
 from frontends.core.errors import Loc
 from frontends.core.intrinsics import INTRINSICS
 from frontends.core.sym import Sym
-from model.vocabulary import BUILTIN_NAMES, KEYWORDS
 
-SIG_KEYWORDS = KEYWORDS | BUILTIN_NAMES  # what a .sig name may not be (model/vocabulary.py)
 
 BUILTIN_CALLS = {  # the block's index and count from the intrinsic table, the rank's from the libraries
     "rank": ("GetRank()", "get_rank()", "GetRankId()"),

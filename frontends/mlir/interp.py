@@ -11,18 +11,17 @@ make views of them. Whatever the code does not determine becomes a param (or, wi
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from frontends.core import sym as S
 from frontends.core.errors import ExtractError, Loc
 from frontends.core.intrinsics import mlir_role
 from frontends.core import skeleton as K
+from frontends.core.builder import Builder
 from frontends.core.sym import FULL, NONE, PARTIAL, Sym
 from frontends.mlir.source import Func, Module, Op, Region
-from model.vocabulary import BUILTIN_NAMES, CMPS, KEYWORDS, NOTIFY_OPS as VOCAB_NOTIFY_OPS
+from model.vocabulary import CMPS, NOTIFY_OPS as VOCAB_NOTIFY_OPS
 
-SIG_KEYWORDS = KEYWORDS | BUILTIN_NAMES  # what a .sig name may not be
 
 CONVENTIONAL = {
     "rank": ("rank", "my_rank", "myrank", "rank_id", "rankid", "me", "local_rank", "my_pe", "pe"),
@@ -125,9 +124,12 @@ class Site:
     levels: dict
 
 
-class Interp:
+class Interp(Builder):
+    reserved_upper = ("NRANKS", "NBLOCKS")
+
     def __init__(self, module: Module, kernel: Func, cfg: dict, known: dict | None = None):
         """`known`: what an earlier run proved from the code, {origin: role} (see `proofs`)."""
+        super().__init__()
         self.module, self.kernel, self.cfg = module, kernel, cfg
         self.known: dict[tuple, str] = dict(known or {})
         # where an integer name of the skeleton came from: {name: {origin}}, an origin being
@@ -137,15 +139,9 @@ class Interp:
         self.proofs: dict[tuple, set] = {}
         self.tables: dict[str, str] = {}   # pointer argument (without %) -> its type text
         self.named_tables: set[str] = set()  # window tables by name or config: rank r's base at slot r
-        self.out: list[list] = [[]]
-        self.params: dict[str, tuple[int, str, Loc | None]] = {}
-        self.runtime_params: dict[str, Loc | None] = {}  # params of kernel arguments of no known value
         self.param_keys: dict[str, Sym] = {}
-        self.param_notes: dict[str, list] = {}
-        self.assumptions: list[tuple[Loc, str]] = []
         self.signals: dict[str, SignalInfo] = {}
         self.sites: list[Site] = []
-        self.used: set[str] = set()
         self.depth = 0
         self.loops: dict[str, Sym] = {}  # loop variable -> its exclusive upper bound
         self.sweeps: dict[str, Sym] = {}  # loop variable of `for 0 .. n step 1` -> n
@@ -155,22 +151,8 @@ class Interp:
 
     # ---------------------------------------------------------------- bookkeeping
 
-    def assume(self, loc: Loc, text: str, param: str | None = None) -> None:
-        if (loc, text) not in self.assumptions:
-            self.assumptions.append((loc, text))
-            if param is not None:
-                self.param_notes.setdefault(param, []).append((loc, text))
-
     def fresh(self, base: str) -> str:
-        base = re.sub(r"\W", "_", base.lstrip("%").replace("#", "_")) or "v"
-        if base[0].isdigit():
-            base = "v" + base
-        name, k = base, 1
-        while name in SIG_KEYWORDS or name in self.used or name.upper() in ("NRANKS", "NBLOCKS"):
-            name = f"{base}_{k}"
-            k += 1
-        self.used.add(name)
-        return name
+        return super().fresh(base.lstrip("%"))
 
     def param(self, key: str, hint: str, value: int, comment: str, loc: Loc, note: str) -> Sym:
         if key in self.param_keys:
@@ -180,9 +162,6 @@ class Interp:
         self.param_keys[key] = S.name(pname, NONE)
         self.assume(loc, note.format(param=pname), pname)
         return self.param_keys[key]
-
-    def emit(self, stmt) -> None:
-        self.out[-1].append(stmt)
 
     def error(self, op_or_loc, message: str) -> ExtractError:
         loc = op_or_loc.loc if isinstance(op_or_loc, Op) else op_or_loc

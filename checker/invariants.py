@@ -42,6 +42,8 @@ def value(t, b, env):
         return b.cell(t[1], env[t[2]], tuple(value(x, b, env) for x in t[3]))
     if k == "kexpr":
         return b.kexpr(t[1], env[t[2]])
+    if k == "rot":  # how far rank t[2] lies after rank t[1] around the ring: (t[2] - t[1]) mod nranks
+        return b.rot(env[t[1]], env[t[2]])
     raise AssertionError(t)
 
 
@@ -66,6 +68,9 @@ class ConcreteView:
 
     def sym(self, name):
         return self.c.values[name]
+
+    def rot(self, x, y):
+        return (y - x) % self.c.R
 
     def kpc(self, x):
         return self.st[2][x]
@@ -119,7 +124,7 @@ class Vocabulary:
 def vocabulary(gc: Commands) -> Vocabulary:
     k, h = gc.kernel, gc.host
     syms = [("sym", s) for s in gc.sizes.symbolic]
-    consts = [("int", 0), ("int", 1)] + syms
+    consts = [("int", 0), ("int", 1)] + syms + [("int", v) for v in fixed_bounds(gc) if v not in (0, 1)]
     kpos = (IDLE,) + k.visible() + (k.done,)
     hpos = h.visible() + (h.done,)
     counters = {lp.slot for lp in k.loops}
@@ -193,9 +198,20 @@ def vocabulary(gc: Commands) -> Vocabulary:
             out += [("==", c, v) for v in offset]
         return out
 
+    def rotations(x, y):
+        """Atoms on the ring offset (y - x) mod nranks against x's loop counters: only for a kernel
+        that walks its peers as `(rank + i) % nranks` with i a local (which, else, no atom relates)."""
+        if not _rotated_peers(gc):
+            return []
+        out = []
+        for s in sorted(counters):
+            r, kl = ("rot", x, y), ("kloc", s, x)
+            out += [("<", r, kl), ("<=", kl, r), ("==", r, kl)]
+        return out
+
     g1 = pcs("i")
     f1 = local_facts("i") + cell_facts(("i",)) + pcs("i") + rank_rel("i", "i")
-    g2 = pcs("i") + pcs("j") + rank_rel("i", "j") + rank_rel("j", "i")
+    g2 = pcs("i") + pcs("j") + rank_rel("i", "j") + rank_rel("j", "i") + rotations("i", "j") + rotations("j", "i")
     f2 = g2 + cell_facts(("i", "j"))
     f2 += [("<=", ("lc", "i"), ("add", ("lc", "j"), 1))] if track_lc else []
     f2 += [("<=", ("kloc", s, "i"), ("add", ("kloc", s, "j"), 1)) for s in sorted(counters)]
@@ -204,6 +220,45 @@ def vocabulary(gc: Commands) -> Vocabulary:
 
 def _dedup(xs):
     return list(dict.fromkeys(xs))
+
+
+def _rotated_peers(gc: Commands) -> bool:
+    """Whether some kernel expression is `(rank + L) % nranks` (or `(L + rank) % nranks`), L a local."""
+    for x in gc.kernel.instrs:
+        exprs = [x.value] if isinstance(x, ir.Assign) else []
+        if isinstance(x, (ir.Notify, ir.Wait)):
+            exprs += [x.value, x.view.at] + [sel.expr for sel in x.view.selectors]
+        for e in exprs:
+            if e is not None and any(_is_rotation(gc, n) for n in ir.walk(e)):
+                return True
+    return False
+
+
+def _is_rotation(gc: Commands, n) -> bool:
+    if not (isinstance(n, ir.Binary) and n.op == "%" and isinstance(n.left, ir.Binary) and n.left.op == "+"
+            and isinstance(n.right, ir.Const)):
+        return False
+    r = gc.sizes.const(n.right)
+    if not (isinstance(r, ir.Builtin) and r.name == gc.sizes.ranks):
+        return False
+    kinds = {type(n.left.left), type(n.left.right)}
+    names = {getattr(n.left.left, "name", None), getattr(n.left.right, "name", None)}
+    return kinds == {ir.Builtin, ir.Local} and "rank" in names
+
+
+def fixed_bounds(gc: Commands) -> list[int]:
+    """The fixed values that bound counted loops (`l < 3` with L = 3 not symbolic): b - 1 and b
+    for `i < b` (b and b + 1 for `i <= b`), sorted. Candidates only (Houdini checks them)."""
+    out = set()
+    for code in (gc.host, gc.kernel):
+        for lp in code.loops:
+            cond = code.instrs[lp.header].cond
+            if isinstance(cond.right, ir.Const):
+                x = gc.sizes.const(cond.right)
+                if isinstance(x, ir.Const):
+                    b = x.value if cond.op == "<" else x.value + 1
+                    out |= {b - 1, b}
+    return sorted(out)
 
 
 def _definitions(k) -> list:
@@ -280,6 +335,8 @@ def _ranks(clause) -> set:
                 out.add(t[2])
             elif t and t[0] == "cell":
                 out.add(t[2])
+            elif t and t[0] == "rot":
+                out |= {t[1], t[2]}
             stack += [x for x in t if isinstance(x, tuple)]
     return out
 
@@ -449,6 +506,8 @@ def _term(t, gc: Commands) -> str:
         return f"{names[t[1]]}@{t[2]}"
     if k == "cell":
         return t[1] + "".join(f"[{_term(x, gc)}]" for x in t[3]) + f"@{t[2]}"
+    if k == "rot":
+        return f"({t[2]} - {t[1]}) mod nranks"
     if k == "kexpr":
         e = t[1]
         text = source_text(gc.program.source, e.span) if e.span is not None and e.span.line > 0 else "launch_id"

@@ -158,6 +158,10 @@ class View:
     def sym(self, name):
         return self.enc.params[name]
 
+    def rot(self, x, y):
+        """(y - x) mod N for ranks in range (the clauses read it only there)."""
+        return z3.If(y >= x, y - x, y - x + self.enc.N)
+
     def kexpr(self, e, x):
         return self.enc.expr(e, lambda s: self.kloc(s, x), x, self.lc(x) - 1)
 

@@ -1,0 +1,27 @@
+// Mutant of specs/field/epoch_barrier.sig: the Set writes launch_id (the + 1 missing) while the waits ask launch_id + 1 (deadlock).
+protocol epoch_barrier;
+
+param N = 8;              // ranks
+param L = 3;              // launches
+ranks N;
+signal epoch[N];
+
+host {
+    for (int l = 0; l < L; l++) {
+        launch;
+    }
+}
+
+kernel {
+    int e = launch_id + 1;
+    for (int i = 1; i < nranks; i++) {
+        int p = (rank + i) % nranks;
+        TNOTIFY(epoch[rank] @ p, launch_id, Set);
+    }
+    for (int i = 1; i < nranks; i++) {
+        int p = (rank + i) % nranks;
+        TWAIT(epoch[p], e, GE);
+    }
+}
+
+expect ok;

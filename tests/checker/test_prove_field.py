@@ -134,7 +134,7 @@ def test_a_mutant_fails_at_a_small_size(name):
 
 
 # the prover alone on the mutants it gets furthest with (up to the deadlock lemma: 15-30 s each)
-ALONE = ["eb_set_misses_increment", "eb_threshold_high", "eb_value_overflows"]
+ALONE = ["eb_set_misses_increment", "eb_threshold_high", "eb_value_overflows", "ce_threshold_high"]
 
 
 @pytest.mark.parametrize("name", ALONE)

@@ -33,3 +33,4 @@ kernel {
 }
 
 expect ok;
+expect ok for all N;

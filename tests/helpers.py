@@ -1,6 +1,8 @@
 """Small helpers shared by the tests."""
 
+import functools
 import io
+from pathlib import Path
 
 from checker.check import Options, check_program
 from model.semantics import Semantics
@@ -35,3 +37,19 @@ def sigproof(*argv) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     code = run([str(a) for a in argv], out, err)
     return code, out.getvalue(), err.getvalue()
+
+
+@functools.lru_cache(maxsize=None)
+def prover_alone(path: str):
+    """`sigproof prove`'s own verdict on a spec: the prover without the explicit refutation
+    at small sizes that runs first (so a buggy spec must be left unproved by the prover
+    itself, not only caught by the explicit engine)."""
+    from checker import prove
+    from checker.check import read_spec
+
+    spec = parse(read_spec(Path(path)), path)
+    base = compile_spec(spec, {})
+    r = prove.ranks_param(spec)
+    proof = prove.Proof(path, prove.UNPROVED, "", (r,), {r: 2})
+    prove._prove(spec, base, [r], {r: 2}, proof, None)
+    return proof

@@ -9,13 +9,12 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import prover_alone
 
 from checker import cli, gcs, invariants
 from checker import prove as prove_mod
 from checker import prove_smt as smt
-from checker.check import read_spec
-from checker.prove import FAIL, PROVED, UNPROVED, Proof, prove_file, ranks_param
-from model import compile_spec, parse
+from checker.prove import FAIL, PROVED, UNPROVED, Proof, prove_file
 
 ROOT = Path(__file__).resolve().parents[2]
 SPECS = ROOT / "specs"
@@ -25,17 +24,6 @@ FIXTURES = ROOT / "tests" / "checker" / "prove_counting"
 @functools.lru_cache(maxsize=None)
 def proved(path: str) -> Proof:
     return prove_file(path, ["N"])
-
-
-@functools.lru_cache(maxsize=None)
-def prover_alone(path: str) -> Proof:
-    """The prover's own verdict: `_prove` without `_refute` (no explicit sizes first)."""
-    spec = parse(read_spec(Path(path)), path)
-    base = compile_spec(spec, {})
-    r = ranks_param(spec)
-    proof = Proof(path, UNPROVED, "", (r,), {r: 2})
-    prove_mod._prove(spec, base, [r], {r: 2}, proof, None)
-    return proof
 
 
 def run(*argv):

@@ -7,11 +7,12 @@ import functools
 from pathlib import Path
 
 import pytest
+from helpers import prover_alone
 
 from checker import gcs, invariants
 from checker import prove as prove_mod
 from checker.check import read_spec
-from checker.prove import FAIL, PROVED, UNPROVED, Proof, prove_file, ranks_param
+from checker.prove import FAIL, PROVED, Proof, prove_file
 from model import compile_spec, parse
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,17 +25,6 @@ EPILOGUE = str(FIELD / "counted_epilogue.sig")
 @functools.lru_cache(maxsize=None)
 def proved(path: str) -> Proof:
     return prove_file(path)
-
-
-@functools.lru_cache(maxsize=None)
-def prover_alone(path: str) -> Proof:
-    """The prover's own verdict: `_prove` without `_refute` (no explicit sizes first)."""
-    spec = parse(read_spec(Path(path)), path)
-    base = compile_spec(spec, {})
-    r = ranks_param(spec)
-    proof = Proof(path, UNPROVED, "", (r,), {r: 2})
-    prove_mod._prove(spec, base, [r], {r: 2}, proof, None)
-    return proof
 
 
 def test_epoch_barrier_is_proved_for_every_size():

@@ -222,7 +222,7 @@ def kernel_tasks(path: Path, params: Mapping, config: dict | None = None,
         return [Result(name, {}, error=str(e), assumptions=())], None, ()
     name = spec_name(path, kernel)
     skeleton = name + ".sig"
-    assumptions = tuple(Assumed(Span(a.file, a.line, a.col, a.line, a.col), a.text) for a in extraction.assumptions)
+    assumptions = tuple(Assumed(Span(a.file, a.line, a.col, a.line, a.col), a.text, a.param) for a in extraction.assumptions)
     origins = origins_of(extraction, skeleton, name)
     return _source_tasks(extraction.sig_text, skeleton, params, origins if born else None), origins, assumptions
 
@@ -249,7 +249,7 @@ def together_tasks(members: list[tuple[Path, str | None]], params: Mapping, conf
         except SpecErrors as e:
             return [Result(name, {}, error=e.render(), assumptions=())], None, ()
         origins.append(origins_of(extraction, member + ".sig", member))
-        assumptions += [Assumed(Span(a.file, a.line, a.col, a.line, a.col), a.text) for a in extraction.assumptions]
+        assumptions += [Assumed(Span(a.file, a.line, a.col, a.line, a.col), a.text, a.param) for a in extraction.assumptions]
     combined = Origins(skeleton, name, _joined_lines(origins, [s.source for s in specs]), origins[0].fallback)
     try:
         joined = together(specs, skeleton, names)

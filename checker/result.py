@@ -7,7 +7,6 @@ and JSON are renderings of these records (checker/report.py), never the other wa
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from model.errors import Span
@@ -318,6 +317,7 @@ class Assumed:
 
     span: Span
     message: str
+    param: str | None = None   # the param of the extraction this assumption introduces
     kind = "assumption"
 
     @property
@@ -469,9 +469,8 @@ class Result:
         if self.returns_before:
             out.append(f"the code returns at {', '.join(map(str, self.returns_before))} before its first signal operation")
         for a in self.assumptions or ():
-            for name in re.findall(r"modelled as (?:a )?param (\w+)", a.message):
-                if self.params.get(name) == 0:
-                    out.append(f"{name} = 0 (a param of the extraction at {a.span}, set with -D {name}=...)")
+            if a.param is not None and self.params.get(a.param) == 0:
+                out.append(f"{a.param} = 0 (a param of the extraction at {a.span}, set with -D {a.param}=...)")
         return out
 
     @property

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from frontends.core.errors import Loc
+from frontends.core.extraction import Assumption
 from model.vocabulary import BUILTIN_NAMES, KEYWORDS
 
 SIG_KEYWORDS = KEYWORDS | BUILTIN_NAMES  # what a .sig name may not be (model/vocabulary.py)
@@ -38,6 +39,12 @@ class Builder:
             self.assumptions.append((loc, text))
             if param is not None:
                 self.param_notes.setdefault(param, []).append((loc, text))
+
+    def assumed(self) -> tuple[Assumption, ...]:
+        """The assumptions made, in source order, each with the param it introduces if any."""
+        param_of = {note: p for p, notes in self.param_notes.items() for note in notes}
+        return tuple(sorted((Assumption(loc.file, loc.line, loc.col, t, param_of.get((loc, t))) for loc, t in self.assumptions),
+                            key=lambda a: (a.file, a.line, a.col, a.text)))
 
     def fresh(self, base: str) -> str:
         """A .sig name from `base` that no keyword, built-in or earlier fresh name has."""

@@ -14,6 +14,7 @@ class Assumption:
     line: int
     col: int
     text: str
+    param: str | None = None   # the param this assumption introduces (its value is the assumption)
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}: assumed: {self.text}"

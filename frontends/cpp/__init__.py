@@ -503,8 +503,7 @@ def _assemble(interp: Interp, kernel: Function, cfg: dict, stmts: list, site: La
     text, smap = render(Layout("frontends.cpp", kernel.name, Path(kernel.file.path).name,
                                cfg.get("protocol", kernel.name), counts, kloc, stmts, params, decls, host_lines,
                                tuple(cfg.get("check", [])), kernel.file.path))
-    assumptions = tuple(sorted((Assumption(loc.file, loc.line, loc.col, t) for loc, t in interp.assumptions),
-                               key=lambda a: (a.file, a.line, a.col, a.text)))
+    assumptions = interp.assumed()
     sites = call_sites(interp.sites.values())
     data_sites = tuple(sorted((DataSite(kind, loc.file, loc.line, loc.col, *(LEVEL_NAMES[lv[k]] for k in ("dst", "src", "peer")))
                                for kind, loc, lv in interp.data_sites.values()), key=lambda c: (c.file, c.line, c.col)))

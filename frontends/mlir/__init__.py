@@ -224,8 +224,7 @@ def _assemble(interp: Interp, module: Module, kernel: Func, cfg: dict, stmts: li
     text, smap = render(Layout("frontends.mlir", f"@{kernel.name}", Path(module.path).name, protocol, counts, kloc,
                                stmts, params, [(text, info.loc) for text, info in decls],
                                [(line, kloc) for line in host], tuple(cfg.get("check", [])), module.path))
-    assumptions = tuple(sorted({Assumption(loc.file, loc.line, loc.col, t) for loc, t in interp.assumptions},
-                               key=lambda a: (a.file, a.line, a.col, a.text)))
+    assumptions = interp.assumed()
     sites = call_sites(interp.sites, once=True)  # a helper called twice is one call site
     runtime = tuple((p, loc) for p, loc in interp.runtime_params.items() if p in interp.params)
     return Extraction(text, smap, assumptions, sites, kernel.name, kloc, (), runtime)

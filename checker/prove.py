@@ -218,6 +218,8 @@ def _prove(spec, base: ir.Program, symbolic, lower, proof: Proof, deadline: floa
             conc = gcs.Concrete(gc, {**values})
             samples.append((conc, conc.reachable()))
         c1, c2 = invariants.mine(gc, samples)
+        c1, c2 = refine(gc, c1, c2, _states(gc, [v for v in small_sizes(symbolic, lower)
+                                                     if v not in _mining_sizes(symbolic, lower, gc.sizes.ranks)]))
         prover = smt.Prover(gc, lower, deadline)
         try:
             a1, a2 = prover.houdini(*prover.drop_tautologies(c1, c2))
@@ -278,6 +280,100 @@ def _mining_sizes(symbolic, lower, ranks) -> list[dict]:
     a = {s: (3 if s == ranks else lower[s] + 1) for s in symbolic}
     b = {s: (2 if s == ranks else lower[s] + 2) for s in symbolic}
     out = [a] if len(symbolic) == 1 else [a, b]
+    return out
+
+
+# ---------------------------------------------------------------- the candidate filter
+
+WALKS = 2  # random runs per size when a size has more than FULL states
+FULL = 300  # states: a size with at most this many is sampled whole (breadth first)
+ENVS = 1200  # states x (ordered pairs of) ranks evaluated per size, at most
+
+
+def _states(gc, sizes: list[dict]) -> list:
+    """(Concrete, states) per size: reachable states of the commands at each size of `sizes`
+    (all of them when there are at most FULL, else the states along WALKS runs of a seeded
+    random scheduler, evenly thinned to about ENVS rank pairs). A size whose exploration
+    faults is left out. Deterministic: the same spec gives the same states."""
+    import random  # noqa: PLC0415
+
+    from checker import gcs  # noqa: PLC0415
+
+    out = []
+    for values in sizes:
+        conc = gcs.Concrete(gc, dict(values))
+        rng = random.Random(0)
+        try:
+            init = conc.initial()
+            seen = {init: None}
+            frontier = [init]
+            while frontier and len(seen) <= FULL:
+                nxt = []
+                for s in frontier:
+                    for _, _, t in conc.successors(s):
+                        if t not in seen:
+                            seen[t] = None
+                            nxt.append(t)
+                frontier = nxt
+            if frontier:  # more than FULL: runs instead
+                seen = {}
+                for _ in range(WALKS):
+                    s = init
+                    for _ in range(100_000):
+                        seen[s] = None
+                        succ = conc.successors(s)
+                        if not succ:
+                            break
+                        s = rng.choice(succ)[2]
+        except gcs.Fault:
+            continue
+        states = list(seen)
+        pairs = max(1, conc.R * (conc.R - 1))
+        stride = max(1, -(-len(states) * pairs // ENVS))
+        out.append((conc, states[::stride]))
+    return out
+
+
+def refine(gc, c1: list, c2: list, samples: list) -> tuple[list, list]:
+    """The candidates that no state of `samples` (reachable states at sizes in the proof's
+    range) falsifies. A clause false in a reachable state is in no inductive invariant (what
+    Houdini keeps holds in every reachable state), so Houdini's fixpoint, the invariant, is
+    the same with and without this filter; it only saves Houdini the solver queries that
+    would drop those clauses. An atom whose evaluation faults falsifies nothing."""
+    from checker import invariants  # noqa: PLC0415
+    from checker.gcs import Fault  # noqa: PLC0415
+
+    def masks(clauses, pairs: bool):
+        atoms = list(dict.fromkeys(a for c in clauses for a, _ in c))
+        yes, no, bit = dict.fromkeys(atoms, 0), dict.fromkeys(atoms, 0), 0
+        for conc, states in samples:
+            R = conc.R
+            envs = [{"i": i, "j": j} for i in range(R) for j in range(R) if i != j] if pairs else \
+                [{"i": i} for i in range(R)]
+            for st in states:
+                view = invariants.ConcreteView(conc, st)
+                for env in envs:
+                    b = 1 << bit
+                    bit += 1
+                    for a in atoms:
+                        try:
+                            if invariants.holds(a, view, env):
+                                yes[a] |= b
+                            else:
+                                no[a] |= b
+                        except Fault:
+                            pass
+        full = (1 << bit) - 1
+        # a literal may hold where its atom is not known to have the other value
+        return [c for c in clauses if _or_masks(full & ~(no[a] if pol else yes[a]) for a, pol in c) == full]
+
+    return masks(c1, False), masks(c2, True)
+
+
+def _or_masks(ms) -> int:
+    out = 0
+    for m in ms:
+        out |= m
     return out
 
 

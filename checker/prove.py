@@ -12,8 +12,8 @@
 - UNPROVED otherwise, with the reason (for a spec outside the fragment, the first
   unsupported statement's location) and the sizes checked explicitly.
 Known limits: one block, no TTEST / reset / host_barrier / assert; counters whose threshold
-depends on N (all_to_all_counter) are not proved (no counting argument); `check clean_exit`
-is not covered.
+depends on N are proved only through the counting lemma; `check clean_exit` is an obligation
+on the final states (prove_smt.Prover._clean_exit).
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ from model.params import Sizes, Unsupported
 from model.vocabulary import PROPERTIES as VOCAB_PROPERTIES
 
 PROVED, FAIL, UNPROVED = "PROVED", "FAIL", "UNPROVED"
-# what a proof covers: every verdict but dirty_exit (`check clean_exit` is outside the fragment)
-# and data_race (no data statements in the fragment), in the catalog's order
+# what a proof covers: every verdict but dirty_exit (covered too when the spec has `check
+# clean_exit;`) and data_race (no data statements in the fragment), in the catalog's order
 PROPERTIES = tuple(p for p in VOCAB_PROPERTIES if p not in ("dirty_exit", "data_race"))
 EXPLICIT = Options(max_states=200_000, timeout=60.0)  # each small size checked explicitly
 TIMEOUT = 300.0  # seconds of solver work before UNPROVED (--timeout)
@@ -206,8 +206,6 @@ def _prove(spec, base: ir.Program, symbolic, lower, proof: Proof, deadline: floa
     from checker import prove_smt as smt  # noqa: PLC0415
 
     try:
-        if base.clean_exit:
-            raise Unsupported("`check clean_exit`", None)
         gc = commands(spec, base, symbolic, lower)
         if not symbolic:
             proof.claim = ("no param is left symbolic (`ranks` names no param; use --all NAME): "
@@ -251,7 +249,8 @@ def _prove(spec, base: ir.Program, symbolic, lower, proof: Proof, deadline: floa
         proof.reasons += tuple(dict.fromkeys(failed))
         return
     proof.verdict = PROVED
-    proof.properties = tuple(p for p in PROPERTIES if p != "assertion")  # the fragment has no assert
+    proof.properties = tuple(p for p in VOCAB_PROPERTIES  # the fragment has no assert
+                             if p in PROPERTIES and p != "assertion" or p == "dirty_exit" and base.clean_exit)
     proof.claim = "ok for all " + " and all ".join(f"{s} >= {lower[s]}" for s in symbolic)
 
 

@@ -779,6 +779,35 @@ class Prover:
                               f"lost notification: the Set at {x.span} may replace a value a "
                               f"{'/'.join(sorted(set(cmps)))} wait still needs (not proved)"))
             yield base, items
+        if self.gc.program.clean_exit:
+            yield from self._clean_exit(c1, c2, lemmas)
+
+    def _clean_exit(self, c1, c2, lemmas=()):
+        """dirty_exit (`check clean_exit`), per signal: a reachable final state in which the
+        cell of a holder h at indices e differs from INIT. Every rank is final there (host done,
+        kernel idle or done); the query asserts it of h and of the indices (an index that is
+        not a rank in range makes that instance vacuous) and instantiates the invariant on them,
+        which every reachable final state satisfies: unsat rules out a dirty exit."""
+        gc, enc, st = self.gc, self.enc, self.pre
+        k, h = gc.kernel, gc.host
+        holder = z3.Int("holder")
+        for sig in gc.signals:
+            idxs, bounds = [], []
+            for d, dim in enumerate(gc.sizes.dims_of(sig.name)):
+                e = z3.Int(f"e{d}")
+                idxs.append(e)
+                bounds += [e >= 0, e < (enc.params[dim] if isinstance(dim, str) else z3.IntVal(dim))]
+            terms = _dedup([holder, *idxs])
+            base = self._base_assertions(terms) + [self.in_range(holder), *bounds]
+            base += [inst for _, _, inst in self.hypotheses(st, c1, c2, terms, "")]
+            for lem in lemmas:
+                base += self.counting_facts(lem, st, terms)
+            base += [z3.Implies(self.in_range(x), z3.And(st.hpc(x) == h.done,
+                                                         z3.Or(st.kpc(x) == gcs.IDLE, st.kpc(x) == k.done)))
+                     for x in terms]
+            yield base, [([st.cell(sig.name, holder, idxs) != sig.init],
+                          f"dirty exit: `{sig.name}` may differ from its initial value {sig.init} when every "
+                          f"host has finished (not proved)")]
 
     def deadlock_free(self, c1, c2, lemmas=()) -> bool:
         """The min-progress lemma closes with the invariant (see `_deadlock`)."""

@@ -14,6 +14,13 @@ What a macro is, in this order:
 - otherwise not defined, as on a compile line that does not name it (an `#if` on an
   undefined name reads 0, as in C).
 
+The core macros (`__DAV_VEC__`, `__DAV_CUBE__` and their `__DAV_C220_` forms) name the pass a
+mixed kernel is compiled in: the vector cores run one, the cube cores the other. When the
+config and the files define none of them, both passes are tried: if the signal and data
+operations are all in one pass's code (the other keeps none), the file is read as that
+pass (its macros defined, and the note says so), since the other cores then take no part
+in the protocol; else (both passes hold some, or neither) they stay undefined.
+
 A conditional whose branches hold a signal or data operation, and that consulted a macro
 from none of the first two sources, gives a note (an assumption of the extraction) with
 its location. A condition that cannot be evaluated (a function-like macro, a macro whose
@@ -28,6 +35,8 @@ import re
 from frontends.core.errors import Loc
 
 DEVICE_DEFINES = {"__CCE_AICORE__": "220"}
+CORE_PASSES = {"vector": ("__DAV_VEC__", "__DAV_C220_VEC__"), "cube": ("__DAV_CUBE__", "__DAV_C220_CUBE__")}
+_CORE = re.compile(rb"\b__DAV_(C220_)?(VEC|CUBE)__\b")
 _RELEVANT = re.compile(rb"\b(TNOTIFY|TWAIT|TTEST|TPUT|TGET|TPUT_ASYNC|TGET_ASYNC|SyncAll)\b")
 _INT = re.compile(r"^(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)[uUlL]*$")
 MAX_DEPTH = 32
@@ -89,9 +98,10 @@ def _is_guard(node) -> bool:
 
 
 class _File:
-    def __init__(self, sf, outside: dict[str, str], config: dict[str, str]):
-        self.sf, self.config = sf, config
-        self.defines = {**DEVICE_DEFINES, **outside, **config}
+    def __init__(self, sf, outside: dict[str, str], config: dict[str, str], core: str | None = None):
+        self.sf, self.config, self.core = sf, config, core
+        chosen = {n: "" for n in CORE_PASSES[core]} if core else {}
+        self.defines = {**DEVICE_DEFINES, **chosen, **outside, **config}
         self.from_files = set(outside)
         self.blank: list[tuple[int, int]] = []
         self.notes: list[tuple[Loc, str]] = []
@@ -244,11 +254,19 @@ class _File:
         self.blank.append((endif, _line_end(data, endif)))
         outside = sorted(n for n in consulted if n not in self.from_files and n not in self.config)
         if outside and not _is_guard(top) and _RELEVANT.search(data[top.start_byte:top.end_byte]):
-            said = ", ".join(f"{n} = {self.defines[n]}" if n in self.defines else f"{n} not defined" for n in outside)
+            said = ", ".join(self._said(n) for n in outside)
             self.notes.append((self.sf.loc(top), f"the preprocessor condition here is taken with {said} "
                                                  f"(set defines = [\"NAME\", \"NAME=VALUE\"] in sigproof.toml otherwise)"))
         if taken is not None:
             self.walk_branch(branches[taken][0])
+
+    def _said(self, name: str) -> str:
+        if self.core and any(name in names for names in CORE_PASSES.values()):
+            other = next(k for k in CORE_PASSES if k != self.core)
+            return (f"{name} {'defined' if name in CORE_PASSES[self.core] else 'not defined'} (the {self.core} "
+                    f"cores' pass: the signal and data operations are all in its code, the {other} cores' pass "
+                    f"has none)")
+        return f"{name} = {self.defines[name]}" if name in self.defines else f"{name} not defined"
 
     def walk_branch(self, node) -> None:
         """The items of one branch (not its condition, name or the branches after it)."""
@@ -262,23 +280,51 @@ def evaluate(files: list, config_defines: dict[str, str], reparse) -> list[tuple
     """Decide the conditionals of every file; returns the notes. `reparse(sf, data)` gives
     the file a new tree for its blanked bytes."""
     per_file = {id(sf): unconditional_defines(sf) for sf in files}
+    outside = {}
+    for sf in files:
+        outside[id(sf)] = {}
+        for other in files:
+            if other is not sf:
+                outside[id(sf)].update(per_file[id(other)])
+    core = _core_pass(files, outside, config_defines)
     notes: list[tuple[Loc, str]] = []
     for sf in files:
         if b"#if" not in sf.data and b"#elif" not in sf.data:
             continue
-        outside: dict[str, str] = {}
-        for other in files:
-            if other is not sf:
-                outside.update(per_file[id(other)])
-        f = _File(sf, outside, config_defines)
+        f = _File(sf, outside[id(sf)], config_defines, core)
         f.walk(sf.tree.root_node)
         if not f.blank:
             continue
-        buf = bytearray(sf.data)
-        for start, end in f.blank:
-            for i in range(start, min(end, len(buf))):
-                if buf[i] not in (0x0A, 0x0D):
-                    buf[i] = 0x20
-        reparse(sf, bytes(buf))
+        reparse(sf, _blanked(sf.data, f.blank))
         notes.extend(f.notes)
     return notes
+
+
+def _blanked(data: bytes, ranges) -> bytes:
+    buf = bytearray(data)
+    for start, end in ranges:
+        for i in range(start, min(end, len(buf))):
+            if buf[i] not in (0x0A, 0x0D):
+                buf[i] = 0x20
+    return bytes(buf)
+
+
+def _core_pass(files: list, outside: dict, config_defines: dict[str, str]) -> str | None:
+    """"vector" or "cube" when the files test a core macro that neither the config nor the
+    files define, and only that pass keeps signal or data operations; else None."""
+    names = {n for ns in CORE_PASSES.values() for n in ns}
+    if names & set(config_defines) or not any(_CORE.search(sf.data) for sf in files):
+        return None
+    if any(names & set(per) for per in outside.values()) or any(
+            names & set(unconditional_defines(sf)) for sf in files):
+        return None
+    kept = {}
+    for core in CORE_PASSES:
+        count = 0
+        for sf in files:
+            f = _File(sf, outside[id(sf)], config_defines, core)
+            f.walk(sf.tree.root_node)
+            count += len(_RELEVANT.findall(_blanked(sf.data, f.blank)))
+        kept[core] = count
+    with_ops = [core for core, n in kept.items() if n]
+    return with_ops[0] if len(with_ops) == 1 else None

@@ -37,6 +37,11 @@ class SourceFile:
     errors: list = field(default_factory=list)              # ERROR / MISSING nodes
     base: tuple[int, int, int] = (0, 0, 0)                  # a snippet: its row, col, prefix
     fixed: Loc | None = None                                # a config snippet: one location
+    # the pre-passed text before any conditional was blanked: its bytes sit where `data`'s do
+    # and its characters where the original text's do (a blanked `#if` region may have held
+    # multi-byte characters, which `data` no longer has), so character offsets and columns
+    # are counted in it
+    chars: bytes | None = None
 
     def loc(self, node) -> Loc:
         if self.fixed is not None:
@@ -49,13 +54,20 @@ class SourceFile:
 
     def _col(self, row: int, byte_col: int) -> int:
         start = self.line_starts[row] if row < len(self.line_starts) else 0
-        return len(self.data[start:start + byte_col].decode("utf-8", "replace")) + 1
+        return len(self._chars()[start:start + byte_col].decode("utf-8", "replace")) + 1
+
+    def _chars(self) -> bytes:
+        return self.data if self.chars is None else self.chars
 
     def text_of(self, node) -> str:
         return " ".join(self.data[node.start_byte:node.end_byte].decode("utf-8", "replace").split())
 
     def char_offset(self, node) -> int:
-        return len(self.data[:node.start_byte].decode("utf-8", "replace"))
+        return self.char_at(node.start_byte)
+
+    def char_at(self, byte: int) -> int:
+        """The character offset in the original text of a byte offset of `data`."""
+        return len(self._chars()[:byte].decode("utf-8", "replace"))
 
 
 @dataclass
@@ -102,7 +114,7 @@ def _load(path: Path, shown: str, where: Loc | None) -> SourceFile:
     blanked, marks = prepass(text)
     data = blanked.encode("utf-8")
     starts = [0] + [m.end() for m in re.finditer(rb"\n", data)]
-    sf = SourceFile(shown, text, data, marks, None, starts)
+    sf = SourceFile(shown, text, data, marks, None, starts, chars=data)
     _reparse(sf, data)
     return sf
 
@@ -227,8 +239,7 @@ def _index(sf: SourceFile, node, index: Index, template, start: int = 0, extern_
                 body = child.child_by_field_name("body")
                 name_start = decl.start_byte if decl is not None else child.start_byte
                 lo = prev_end if template is None else template.start_byte
-                char_lo = len(sf.data[:lo].decode("utf-8", "replace"))
-                char_hi = len(sf.data[:name_start].decode("utf-8", "replace"))
+                char_lo, char_hi = sf.char_at(lo), sf.char_at(name_start)
                 kernel = _is_entry(sf, child, char_lo, char_hi, extern_c)
                 if body is not None:
                     index.functions.setdefault(fname, []).append(
@@ -287,8 +298,7 @@ def _index_one(sf, fn, index, tdecl, params) -> None:
     fname = declarator_name(decl)
     if not fname or fn.child_by_field_name("body") is None:
         return
-    lo = len(sf.data[:tdecl.start_byte].decode("utf-8", "replace"))
-    hi = len(sf.data[:decl.start_byte].decode("utf-8", "replace"))
+    lo, hi = sf.char_at(tdecl.start_byte), sf.char_at(decl.start_byte)
     kernel = any(m.kind == "__global__" and lo <= m.start < hi for m in sf.marks)
     index.functions.setdefault(fname, []).append(Function(fname, fn, sf, params, kernel))
 

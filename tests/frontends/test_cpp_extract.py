@@ -968,6 +968,54 @@ def test_defines_in_the_config_choose_the_other_branches(tmp_path):
     assert not [a for a in ex.assumptions if "__DAV_VEC__" in a.text]
 
 
+MIXED = """#include <pto/comm/pto_comm_inst.hpp>
+
+extern "C" __aicore__ void kernel_entry(__gm__ int32_t *flag)
+{
+#if defined(__DAV_VEC__)
+    pto::comm::TNOTIFY(pto::comm::Signal(flag), 1, pto::comm::NotifyOp::AtomicAdd);
+    pto::comm::TWAIT(pto::comm::Signal(flag), 1, pto::comm::WaitCmp::GE);
+#endif  // __DAV_VEC__
+}
+"""
+
+
+def test_signal_code_only_in_the_vector_pass_is_read_as_that_pass_and_said(tmp_path):
+    """simpler's generated aiv kernels: the whole body under `#if defined(__DAV_VEC__)`. The cube
+    cores' pass has no signal operation, so the protocol is the vector cores' (before: the
+    body was blanked and the check vacuous)."""
+    path = write(tmp_path, "k.cpp", MIXED)
+    ex = extract([path], {"pragmas": False})
+    k = ex.sig_text.split("kernel {\n", 1)[1].split("\n}\n", 1)[0]
+    assert k == "    TNOTIFY(flag, 1, AtomicAdd);\n    TWAIT(flag, 1, GE);", k
+    notes = [str(a) for a in ex.assumptions if "preprocessor condition" in a.text]
+    assert notes == [f"{path}:5:1: assumed: the preprocessor condition here is taken with __DAV_VEC__ defined (the "
+                     "vector cores' pass: the signal and data operations are all in its code, the cube cores' pass "
+                     "has none) (set defines = [\"NAME\", \"NAME=VALUE\"] in sigproof.toml otherwise)"], notes
+
+
+def test_signal_code_only_outside_the_vector_pass_is_read_as_the_cube_pass(tmp_path):
+    """The look-alike: the condition names __DAV_VEC__, but the signal code is in its `#else`,
+    which the cube cores compile: the cube pass is taken, not the vector one."""
+    body = MIXED.replace("#if defined(__DAV_VEC__)", "#if defined(__DAV_VEC__)\n    int idle = 0;\n#else")
+    path = write(tmp_path, "k.cpp", body)
+    ex = extract([path], {"pragmas": False})
+    assert "TNOTIFY(flag, 1, AtomicAdd);" in ex.sig_text and "TWAIT(flag, 1, GE);" in ex.sig_text
+    notes = [a.text for a in ex.assumptions if "preprocessor condition" in a.text]
+    assert notes == ["the preprocessor condition here is taken with __DAV_VEC__ not defined (the cube cores' pass: "
+                     "the signal and data operations are all in its code, the vector cores' pass has none) (set "
+                     "defines = [\"NAME\", \"NAME=VALUE\"] in sigproof.toml otherwise)"], notes
+    ex = extract([path], {"pragmas": False, "defines": ["__DAV_VEC__"]})   # the config still decides
+    assert "TNOTIFY" not in ex.sig_text
+
+
+def test_a_core_macro_defined_in_the_files_is_not_chosen_again(tmp_path):
+    path = write(tmp_path, "k.cpp", MIXED.replace("extern", "#undef __DAV_VEC__\n#define __DAV_CUBE__ 1\nextern"))
+    ex = extract([path], {"pragmas": False})
+    assert "TNOTIFY" not in ex.sig_text
+    assert not [a for a in ex.assumptions if "vector cores' pass" in a.text]
+
+
 def test_a_condition_that_cannot_be_evaluated_is_left_to_the_old_refusal(tmp_path):
     (tmp_path / "cfg.h").write_text("#pragma once\n")
     body = PP.replace("#if MODE > 1", "#if __has_feature(x)")

@@ -44,6 +44,20 @@ def test_one_kernel_entry_is_checked_without_config_whatever_its_name(tmp_path, 
     assert kernel_names(__import__("pathlib").Path(path), {"pragmas": False}) == [None]   # named as the file
 
 
+def test_an_entry_after_a_blanked_region_with_multi_byte_characters_is_found(tmp_path):
+    """simpler's deepseek kernels: a `#if defined(__CPU_SIM)` region whose comments hold
+    multi-byte characters is blanked byte for byte before `extern "C" __aicore__
+    __attribute__((always_inline)) void kernel_entry`; the qualifiers are found by character
+    offsets of the original text (before: 'no kernel entry found' on 24 of simpler's kernels)."""
+    body = ('#if defined(__CPU_SIM)\n// simulator stubs \u2014 \u201cdcci\u201d and \u201cdsb\u201d as fences\n#endif\n'
+            'extern "C" __aicore__ __attribute__((always_inline)) void kernel_entry(__gm__ int32_t *sig)\n{\n'
+            f'    {NOTIFY}  // \u2192 the peer\n    {WAIT}\n}}\n')
+    path = write(tmp_path, body)
+    assert entries(path) == ["kernel_entry"]
+    ex = extract([path], {"pragmas": False})
+    assert [(c.kind, c.line, c.col) for c in ex.call_sites] == [("TNOTIFY", 7, 5), ("TWAIT", 8, 5)]
+
+
 def test_device_helpers_with_signal_operations_are_not_kernels(tmp_path):
     body = f"""
 AICORE inline void Ping(__gm__ int32_t *sig) {{ {NOTIFY} }}

@@ -69,7 +69,7 @@ def holds_on_every_reachable_state(proof, sizes):
                             assert invariants.clause_holds_concrete(c, view, {"i": i, "j": j}), (n, c)
 
 
-@pytest.mark.deep  # 100-170 CPU s: over the issue's 60 s, so in `pytest -m deep` only
+@pytest.mark.deep  # ~30 CPU s alone (2026-12-04); `sigproof prove specs/` in .ci/run proves it too
 def test_counted_epilogue_is_proved_for_every_size():
     """Per-peer slots `done[rank] @ ((rank + i) % nranks)`, AtomicAdd 1 per call, two launches
     of C = 2 calls: the ring offsets bound each slot by its writer's call count."""

@@ -394,6 +394,8 @@ def _upper(s: Sym, interp: Interp, depth: int = 0) -> Sym | None:
         if n in interp.params:
             return s
         v = interp.local_values.get(n)
+        if v is None and n in interp.counters:
+            return _counter_upper(n, interp, depth + 1)
         return _upper(v, interp, depth + 1) if v is not None else None
     if s.op == "bin":
         op, a, b = s.args
@@ -407,6 +409,8 @@ def _upper(s: Sym, interp: Interp, depth: int = 0) -> Sym | None:
             return S.binop("-", ua, b) if S.is_int(b) else ua
         if op == "/" and S.is_int(b) and b.args[0] > 0:
             return S.binop("/", ua, b)
+        if op == "/" and _at_least_one(b):
+            return S.call("max", ua, S.num(0))      # a divisor of at least 1: at most a, or 0
         ub = _upper(b, interp, depth + 1)
         if ub is None:
             return None
@@ -420,6 +424,40 @@ def _upper(s: Sym, interp: Interp, depth: int = 0) -> Sym | None:
         a, b = _upper(s.args[1], interp, depth + 1), _upper(s.args[2], interp, depth + 1)
         return None if a is None or b is None else S.call(s.args[0], a, b)
     return None
+
+
+def _at_least_one(s: Sym) -> bool:
+    """Whether a kernel expression is at least 1 whatever the params: a positive literal, the
+    rank or block count, or a sum or product of such."""
+    if s.op == "int":
+        return s.args[0] >= 1
+    if s.op == "name":
+        return s.args[0] in ("nranks", "nblocks")
+    return s.op == "bin" and s.args[0] in ("+", "*") and _at_least_one(s.args[1]) and _at_least_one(s.args[2])
+
+
+def _counter_upper(n: str, interp: Interp, depth: int) -> Sym | None:
+    """A counter's largest value: its start plus, per increment, the increment times the trips
+    of the loops around it (each at most `(last - first) / step + 1`, and at least 0); the
+    counter only grows, so that bounds it everywhere."""
+    start, sites = interp.counters[n]
+    total: Sym = S.num(start)
+    for inc, loops in sites:
+        term: Sym = S.num(inc)
+        for lid in loops:
+            trips = interp.loop_trips.get(lid)
+            if trips is None:
+                return None
+            var, first, step = trips
+            last = _upper(S.name(var), interp, depth + 1)
+            if last is None:
+                return None
+            count = S.binop("+", S.binop("-", last, S.num(first)), S.num(step))
+            if step != 1:
+                count = S.binop("/", count, S.num(step))
+            term = S.binop("*", term, S.call("max", count, S.num(0)))
+        total = S.binop("+", total, term)
+    return total
 
 
 def _tidy(s: Sym) -> Sym:

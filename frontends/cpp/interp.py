@@ -57,6 +57,12 @@ class Interp(Expressions, Views, Data, Calls, Statements, Builder):
         self.sites: dict[tuple, Site] = {}
         self.locals: set[str] = set()
         self.local_values: dict[str, Sym | None] = {}
+        # counters: a local that starts at a constant and is only ever increased by constants,
+        # -> (its start, [(increment, the for_statement ids around the increment)])
+        self.counters: dict[str, tuple[int, list[tuple[int, list[int]]]]] = {}
+        # for_statement id -> (loop variable, its first value, its step), None when its trips
+        # cannot be bounded (what `counters` multiply by)
+        self.loop_trips: dict[int, tuple[str, int, int] | None] = {}
         self.loop_depth = 0
         self.ptr_loop_guard: list[int] = []
         self.depth = 0

@@ -218,6 +218,10 @@ class Statements:
             self.bind(name, Local(n, is_bool))
             self.local_level(n, v.level)
             self.local_values[n] = v if name not in mutated else None
+            if name in mutated and not is_bool and S.is_int(v) and v.args[0] >= 0:
+                sites = self.increments(node, name)
+                if sites is not None:
+                    self.counters[n] = (v.args[0], sites)
             self.emit(K.decl(n, v, self.loc(d), 'bool' if is_bool else 'int'))
             return
         if isinstance(v, (Unknown, Elem)) and clean_type(ctype) in INT_TYPES:
@@ -230,6 +234,53 @@ class Statements:
                 self.emit(K.decl(n, v, self.loc(d)))
                 return
         self.bind(name, v)
+
+    def increments(self, decl, name: str) -> list[tuple[int, list[int]]] | None:
+        """Where the local `name` declared by `decl` changes after it, when every change is an
+        increase by a constant (`++name`, `name++`, `name += 3`) inside counted `for` loops
+        only: [(the increase, the ids of the for loops around it)]. None for anything else (a
+        decrease, an assignment, its address taken, passed by reference, a change inside a
+        `while`, `do` or lambda): then no bound is derived."""
+        block = decl.parent
+        if block is None:
+            return None
+        out = []
+        stack = [c for c in block.named_children if c.start_byte >= decl.end_byte]
+        while stack:
+            n = stack.pop()
+            stack.extend(n.named_children)
+            change = None
+            if n.type == "update_expression":
+                arg = n.child_by_field_name("argument")
+                if arg is not None and arg.type == "identifier" and arg.text.decode() == name:
+                    if b"--" in n.text:
+                        return None
+                    change = 1
+            elif n.type == "assignment_expression":
+                left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+                if left is not None and left.type == "identifier" and left.text.decode() == name:
+                    op = n.child_by_field_name("operator")
+                    if op is None or op.text != b"+=" or right is None or right.type != "number_literal" \
+                            or not right.text.decode().isdigit():
+                        return None
+                    change = int(right.text.decode())
+            elif n.type == "pointer_expression" and n.child_by_field_name("operator").text == b"&":
+                arg = n.child_by_field_name("argument")
+                if arg is not None and arg.type == "identifier" and arg.text.decode() == name:
+                    return None
+            elif n.type == "call_expression" and name in self.ref_args(n):
+                return None
+            if change is None:
+                continue
+            loops, up = [], n.parent
+            while up is not None and up.id != block.id:
+                if up.type in ("while_statement", "do_statement", "lambda_expression", "function_definition"):
+                    return None
+                if up.type == "for_statement":
+                    loops.append(up.id)
+                up = up.parent
+            out.append((change, loops))
+        return out
 
     def is_alias(self, v: Sym) -> bool:
         return v.op == "name" and (v.args[0] in ("rank", "block", "nranks", "nblocks") or v.args[0] in self.params)
@@ -499,6 +550,7 @@ class Statements:
                     self.local_values[var] = S.binop("-", bound, S.num(1))
                 elif op == "<=":
                     self.local_values[var] = bound
+            self.note_trips(node, var, head_init, head_upd)
             sweep = self.sweep(var, head_init, c, head_upd, init, node.child_by_field_name("body"))
             if sweep is not None:
                 self.sweeps.append(sweep)
@@ -511,6 +563,29 @@ class Statements:
             self.scopes.pop()
         self.emit(block)
         self.returned_check(self.loc(node))
+
+    def note_trips(self, node, var: str, head_init: str, head_upd: str) -> None:
+        """What bounds the trips of this loop for `counters`: the loop variable (its upper bound
+        is `local_values[var]`), its constant first value and its constant step, when the
+        variable only changes in the head; a loop met twice with different terms: None."""
+        start = re.fullmatch(rf"(?:int )?{re.escape(var)} = (\d+)", head_init)
+        step = 1 if head_upd in (f"{var}++",) else None
+        m = re.fullmatch(rf"{re.escape(var)} \+= (\d+)", head_upd)
+        if m and int(m.group(1)) > 0:
+            step = int(m.group(1))
+        body, init = node.child_by_field_name("body"), node.child_by_field_name("initializer")
+        if init is not None and init.type == "declaration":
+            ds = init.children_by_field_name("declarator")
+            source_name = declarator_name(ds[0]) if len(ds) == 1 else None
+        else:
+            left = init.child_by_field_name("left") if init is not None else None
+            source_name = left.text.decode() if left is not None and left.type == "identifier" else None
+        ok = start is not None and step is not None and self.local_values.get(var) is not None and \
+            source_name is not None and (body is None or source_name not in self.mutated(body))
+        trips = (var, int(start.group(1)), step) if ok else None
+        if node.id in self.loop_trips and self.loop_trips[node.id] != trips:
+            trips = None
+        self.loop_trips[node.id] = trips
 
     def sweep(self, var: str, head_init: str, c: Sym, head_upd: str, init, body) -> tuple[str, Sym] | None:
         """`for (int p = 0; p < n; ++p)` whose body leaves p alone: p takes every value in

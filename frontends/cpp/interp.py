@@ -166,7 +166,10 @@ class Interp(Expressions, Views, Data, Calls, Statements, Builder):
         hint = u.hint if u.hint != "VALUE" else hint
         line = u.loc.line
         pkey = u.key or f"{key}@{u.loc}"
-        pname_hint = hint if u.key.startswith(("arg:", "name:")) else f"{hint}_{line}"
+        # a param is named after what it is in the source: the variable it is read into, else
+        # the field, array or call it is read from (`->start_offset`: START_OFFSET), never after
+        # its line (fresh() tells two of one name apart)
+        pname_hint = hint if u.key.startswith(("arg:", "name:")) or hint != "VALUE" else _source_name(u.text, line)
         if key in {norm(k) for k in bounds}:
             lo, hi = next(v for k, v in bounds.items() if norm(k) == key)
             lo_s, hi_s = (self.config_value(x, u.loc) for x in (lo, hi))
@@ -331,3 +334,12 @@ def _regions(cfg: dict, path: str) -> tuple[dict, dict[str, str]]:
     if sizes:
         cfg = {**cfg, "signals": {**sizes, **cfg.get("signals", {})}, "buffers": {**sizes, **cfg.get("buffers", {})}}
     return cfg, out
+
+
+def _source_name(text: str, line: int) -> str:
+    """The name a runtime value has in the source: the last field or variable of `text`
+    before any index or call (`t->buffer.start_offset` -> start_offset, `route[0]` -> route),
+    else VALUE_<line>."""
+    head = re.split(r"[\[(]", text.strip(), maxsplit=1)[0]
+    names = re.findall(r"[A-Za-z_]\w*", head)
+    return names[-1] if names else f"VALUE_{line}"

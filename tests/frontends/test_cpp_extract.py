@@ -362,10 +362,10 @@ def test_a_runtime_peer_is_an_assumption_with_its_location():
     ex = extract([kernel_path("runtime_peer")], {"ranks": 3})
     lines = [str(a) for a in ex.assumptions]
     want = ("tests/frontends/corpus/runtime_peer/runtime_peer.cpp:9:16: assumed: peer comes from runtime data "
-            "(ready_queue[head], a load from global memory); modelled as a param PEER_9")
+            "(ready_queue[head], a load from global memory); modelled as a param PEER")
     assert want in lines
-    assert "param PEER_9 = 0;    // runtime_peer.cpp:9:16: assumed: ready_queue[head]" in ex.sig_text
-    assert "TNOTIFY(token @ PEER_9, 1, AtomicAdd);" in ex.sig_text
+    assert "param PEER = 0;    // runtime_peer.cpp:9:16: assumed: ready_queue[head]" in ex.sig_text
+    assert "TNOTIFY(token @ PEER, 1, AtomicAdd);" in ex.sig_text
     notify = next(c for c in ex.call_sites if c.kind == "TNOTIFY")
     assert notify.peer == "none" and notify.resolution == "none"
     # the head index is not needed once the peer is a param: no param, no assumption for it
@@ -382,9 +382,9 @@ def test_the_config_resolves_the_runtime_peer():
 
 def test_bounds_give_a_nondeterministic_choice(tmp_path):
     ex = extract([kernel_path("runtime_peer")], {"ranks": 3, "bounds": {"ready_queue[head]": [0, 2]}})
-    assert "int peer_9 = any(0, 2);" in ex.sig_text and "TODO" not in ex.sig_text
-    assert "TNOTIFY(token @ peer_9, 1, AtomicAdd);" in ex.sig_text
-    assert any("in [0, 2]" in a.text and "int peer_9 = any(0, 2): every value is explored" in a.text
+    assert "int peer = any(0, 2);" in ex.sig_text and "TODO" not in ex.sig_text
+    assert "TNOTIFY(token @ peer, 1, AtomicAdd);" in ex.sig_text
+    assert any("in [0, 2]" in a.text and "int peer = any(0, 2): every value is explored" in a.text
                for a in ex.assumptions)
     notify = next(c for c in ex.call_sites if c.kind == "TNOTIFY")
     assert notify.peer == "partial"
@@ -722,13 +722,13 @@ def test_tput_peer_from_runtime_data_is_an_assumption_not_a_guess(tmp_path):
     path = data_kernel(tmp_path, f"    Row s(send);\n    Row d({remote});\n    pto::comm::TPUT(d, s, tile);",
                        ", __gm__ int32_t *route")
     ex = extract([path], {"ranks": 2})
-    assert "    TPUT(recv[0:4] @ PEER_12, send[0:4]);" in ex.sig_text.splitlines()
-    assert "param PEER_12 = 0;" in ex.sig_text
+    assert "    TPUT(recv[0:4] @ PEER, send[0:4]);" in ex.sig_text.splitlines()
+    assert "param PEER = 0;" in ex.sig_text
     assert any(a.line == 12 and a.text.startswith("PEER comes from runtime data (route[0], a load from global memory)")
-               and a.text.endswith("modelled as a param PEER_12") for a in ex.assumptions), ex.assumptions
+               and a.text.endswith("modelled as a param PEER") for a in ex.assumptions), ex.assumptions
     assert ex.data_sites[0].peer == "none"
     ex2 = extract([path], {"ranks": 2, "bounds": {"route[0]": [0, 1]}})
-    assert "int peer_12 = any(0, 1);" in ex2.sig_text and "TPUT(recv[0:4] @ peer_12, send[0:4]);" in ex2.sig_text
+    assert "int peer = any(0, 1);" in ex2.sig_text and "TPUT(recv[0:4] @ peer, send[0:4]);" in ex2.sig_text
     assert ex2.data_sites[0].peer == "partial"
 
 

@@ -66,3 +66,21 @@ def test_look_alikes_keep_the_default_size(tmp_path, a, b):
     path.write_text(HEAD + "__aicore__ inline void bump(int &r) { r += 1; }\n" + KERNEL.format(A=a, B=b))
     ex = extract([str(path)], CONFIG)
     assert "is not known from the code; modelled as param SIG_SIZE = 16" in size_note(ex), size_note(ex)
+
+
+def test_runtime_values_are_named_after_the_source_not_their_line(tmp_path):
+    """Issue 20, item 3: simpler's `tensor->start_offset` was VALUE_93; now START_OFFSET, and a
+    second value of the same name gets a suffix, not a line number."""
+    p = tmp_path / "k.cpp"
+    p.write_text(HEAD + """
+struct T { int start_offset; };
+extern "C" __aicore__ void kernel_entry(__gm__ int32_t *sig, __gm__ T *a, __gm__ T *b)
+{
+    pto::comm::TNOTIFY(pto::comm::Signal(sig + a->start_offset), 1, pto::comm::NotifyOp::AtomicAdd);
+    pto::comm::TWAIT(pto::comm::Signal(sig + b->start_offset), 1, pto::comm::WaitCmp::GE);
+}
+""")
+    ex = extract([str(p)], {"pragmas": False})
+    params = sorted(line.split()[1] for line in ex.sig_text.splitlines() if line.startswith("param START"))
+    assert params == ["START_OFFSET", "START_OFFSET_1"], ex.sig_text
+    assert not [line for line in ex.sig_text.splitlines() if line.startswith("param VALUE")]

@@ -9,8 +9,8 @@ blocks NBLOCKS;
 signal token;    // bug_runtime_peer_any.cpp:7:52
 
 kernel {
-    int peer_11 = any(0, nranks - 1);
-    TNOTIFY(token @ peer_11, 1, AtomicAdd);
+    int peer = any(0, nranks - 1);
+    TNOTIFY(token @ peer, 1, AtomicAdd);
     TWAIT(token, 1, GE);
 }
 

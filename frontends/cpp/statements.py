@@ -240,10 +240,10 @@ class Statements:
         increase by a constant (`++name`, `name++`, `name += 3`) inside counted `for` loops
         only: [(the increase, the ids of the for loops around it)]. None for anything else (a
         decrease, an assignment, its address taken, passed by reference, a change inside a
-        `while`, `do` or lambda): then no bound is derived."""
+        `while`, `do` or lambda, a `goto` in the function): then no bound is derived."""
         block = decl.parent
-        if block is None:
-            return None
+        if block is None or b"goto" in self.function_body(decl).text:
+            return None      # a backward goto could repeat an increment any number of times
         out = []
         stack = [c for c in block.named_children if c.start_byte >= decl.end_byte]
         while stack:

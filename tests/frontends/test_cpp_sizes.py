@@ -60,6 +60,7 @@ def test_a_round_counter_bounds_the_signal_size_and_the_check_is_ok(tmp_path):
     ("while (round < 2) { round += 1; }", ""),   # it changes in a while loop
     ("bump(round);", "++round;"),                # passed by reference to a helper
     ("", "++round; step += 1;"),                 # the loop variable changes in the body
+    ("again: ++round; if (round < 3) goto again;", ""),   # a goto can repeat the increment
 ])
 def test_look_alikes_keep_the_default_size(tmp_path, a, b):
     path = tmp_path / "k.cpp"

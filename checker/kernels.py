@@ -238,12 +238,13 @@ def together_tasks(members: list[tuple[Path, str | None]], params: Mapping, conf
     names = [spec_name(path, kernel) for path, kernel in members]
     name = "+".join(names)
     skeleton = name + ".sig"
-    specs, origins, assumptions = [], [], []
+    specs, origins, assumptions, chosen = [], [], [], []
     for (path, kernel), member in zip(members, names):
         try:
             extraction = (frontend(path).extract([path.as_posix()], config) if kernel is None else
                           frontend(path).extract([path.as_posix()], config, kernel=kernel))
             specs.append(parse(extraction.sig_text, member + ".sig"))
+            chosen.append(set(extraction.chosen_sizes))
         except ExtractError as e:
             return [Result(name, {}, error=str(e), assumptions=())], None, ()
         except SpecErrors as e:
@@ -252,7 +253,7 @@ def together_tasks(members: list[tuple[Path, str | None]], params: Mapping, conf
         assumptions += [Assumed(Span(a.file, a.line, a.col, a.line, a.col), a.text, a.param) for a in extraction.assumptions]
     combined = Origins(skeleton, name, _joined_lines(origins, [s.source for s in specs]), origins[0].fallback)
     try:
-        joined = together(specs, skeleton, names)
+        joined = together(specs, skeleton, names, frozenset(set.intersection(*chosen)))
     except SpecErrors as e:
         return [Result(name, {}, error=combined.errors(e), assumptions=())], None, ()
     at = origins[0].fallback

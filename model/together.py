@@ -8,7 +8,9 @@ same time, launched together by the host: member k's kernel is blocks
 buffers are shared by name (the host hands both kernels the same memory); params, consts and
 views that differ are renamed apart. What cannot be combined is a spec error at its place:
 a signal or buffer of one name with different shapes, different rank counts, different host
-code, a `block_barrier` (it synchronizes one kernel's blocks), different `expect` lines.
+code, a `block_barrier` (it synchronizes one kernel's blocks), different `expect` lines. The
+one exception: a signal or buffer whose size every member's extraction chose for the indices
+it uses (`widen`) takes the larger size, dimension by dimension.
 
 The combined source is the members' texts one after the other, and every span is moved to
 its line there, so that statement texts, errors and `Together.member_line` find each line.
@@ -38,10 +40,14 @@ class Together:
         return k, line - self.offsets[k]
 
 
-def together(specs: list[S.Spec], file: str, names: list[str] | None = None) -> Together:
+def together(specs: list[S.Spec], file: str, names: list[str] | None = None,
+             widen: frozenset[str] = frozenset()) -> Together:
     """One spec in which each rank runs the kernels of `specs` at the same time (see the
     module's docstring); `names` name the members in notes and errors (default: their
-    protocol names). Raises SpecErrors at the members' places (in the combined source)."""
+    protocol names). `widen`: the signals and buffers whose declared sizes are only what
+    each member's own indices need (an extraction that sized them to cover the indices it
+    uses): of different sizes, the shared one takes the larger per dimension (`max`),
+    instead of the error. Raises SpecErrors at the members' places (in the combined source)."""
     names = names or [_protocol(s) or s.file for s in specs]
     offsets, texts, line = [], [], 0
     for s in specs:
@@ -54,6 +60,7 @@ def together(specs: list[S.Spec], file: str, names: list[str] | None = None) -> 
     errors: list[SpecError] = []
     notes: list[str] = []
     table: dict[str, tuple[str, object, int]] = {}  # name -> (kind, shape, member)
+    first: dict[str, S.Decl] = {}  # a shared name -> its declaration as kept (widened when it is)
     renames: list[dict[str, str]] = []
     kept: list[list[S.Decl]] = []
     taken = {d.name for s in moved for d in s.decls if d.kind in _NAMED} | {n for s in moved for n in _locals(s)}
@@ -65,6 +72,7 @@ def together(specs: list[S.Spec], file: str, names: list[str] | None = None) -> 
                 shape = _shape(_rename(d, mapping))
                 if d.name not in table:
                     table[d.name] = (kind, shape, k)
+                    first[d.name] = _rename(d, mapping)
                     decls.append(d)
                     continue
                 kind0, shape0, k0 = table[d.name]
@@ -73,6 +81,16 @@ def together(specs: list[S.Spec], file: str, names: list[str] | None = None) -> 
                         notes.append(f"{kind} {d.name} of {names[k]} is the same memory as that of {names[k0]} "
                                      f"(same name, same shape)")
                     continue  # the same declaration: one for both
+                mine = _rename(d, mapping)
+                if kind in _SHARED and kind0 == kind and d.name in widen and len(mine.dims) == len(first[d.name].dims):
+                    was = first[d.name]
+                    wide = dataclasses.replace(was, dims=tuple(S.MinMax(a.span, "max", a, b)
+                                                               for a, b in zip(was.dims, mine.dims)))
+                    first[d.name] = wide
+                    table[d.name] = (kind, _shape(wide), k0)
+                    notes.append(f"{kind} {d.name} of {names[k]} is the same memory as that of {names[k0]}; each "
+                                 f"kernel sized it for the indices it uses, so it has the larger size of the two")
+                    continue
                 if kind in _SHARED and kind0 == kind:
                     errors.append(SpecError(
                         f"{kind} '{d.name}' of {names[k]} is declared with another shape than in {names[k0]}: kernels "
@@ -86,6 +104,7 @@ def together(specs: list[S.Spec], file: str, names: list[str] | None = None) -> 
                                  f"({names[k0]} gives {d.name} another value)")
         renames.append(mapping)
         kept.append([_rename(d, mapping) for d in decls])
+    kept = [[first[d.name] if d.kind in _SHARED and d.name in first else d for d in ds] for ds in kept]
     for k, s in enumerate(moved):  # a local of one member named like another's declaration
         for local in sorted(_locals(s)):
             if local in table and table[local][2] != k and local not in renames[k]:

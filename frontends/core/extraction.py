@@ -81,6 +81,9 @@ class Extraction:
     # params that stand for runtime values (kernel arguments, fields, data) of no known
     # value, each with where it comes from: modelled as 0 unless the config gives one
     runtime_params: tuple[tuple[str, Loc | None], ...] = ()
+    # the signals and buffers whose size the extraction chose (to cover the indices used, or
+    # a default param), not the config: kernels checked together may widen them (model/together.py)
+    chosen_sizes: tuple[str, ...] = ()
 
     def origin(self, sig_line: int) -> SourceMapEntry | None:
         return next((e for e in self.source_map if e.sig_line == sig_line), None)

@@ -509,9 +509,11 @@ def _assemble(interp: Interp, kernel: Function, cfg: dict, stmts: list, site: La
     kloc = kernel.file.loc(kernel.node.child_by_field_name("declarator"))
     kloc = Loc(kloc.file, kloc.line, kloc.col, kloc.line, kloc.col)
     counts, notes = sizes(cfg, kloc, DEFAULT_RANKS, launch_blocks.args[0] if launch_blocks is not None else None)
-    sig_decls, decl_reads = [], set()
+    sig_decls, decl_reads, chosen = [], set(), []
     for info in interp.signals.values():
         dims, extra, reads = _signal_dims(interp, info, kernel)
+        if info.dims is None:
+            chosen.append(info.name)
         decl_reads |= reads
         if dims == "[1]" and info.dims is None and all(S.is_int(a) and a.args[0] == 0 for a, _ in info.spans):
             dims = ""
@@ -522,6 +524,8 @@ def _assemble(interp: Interp, kernel: Function, cfg: dict, stmts: list, site: La
     drop_unused_buffers(interp, stmts)
     for info in interp.buffers.values():
         dims, extra, reads = _signal_dims(interp, info, kernel, "buffer")
+        if info.dims is None:
+            chosen.append(info.name)
         decl_reads |= reads
         notes.extend(extra)
         sig_decls.append((f"buffer {info.name}{dims};", info))
@@ -546,7 +550,7 @@ def _assemble(interp: Interp, kernel: Function, cfg: dict, stmts: list, site: La
     data_sites = tuple(sorted((DataSite(kind, loc.file, loc.line, loc.col, *(LEVEL_NAMES[lv[k]] for k in ("dst", "src", "peer")))
                                for kind, loc, lv in interp.data_sites.values()), key=lambda c: (c.file, c.line, c.col)))
     runtime = tuple((p, loc) for p, loc in interp.runtime_params.items() if p in interp.params)
-    return Extraction(text, smap, assumptions, sites, kernel.name, kloc, data_sites, runtime)
+    return Extraction(text, smap, assumptions, sites, kernel.name, kloc, data_sites, runtime, tuple(chosen))
 
 
 def _host(cfg: dict, interp: Interp, kloc: Loc, site: LaunchSite) -> tuple[list[tuple[str, Loc]], list]:

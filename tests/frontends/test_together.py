@@ -46,6 +46,34 @@ def test_a_wait_kernel_whose_notifier_is_another_kernel_is_ok_together():
     assert any("signal token_ready of" in n and "same memory" in n for n in notes)
 
 
+def test_a_shared_signal_each_kernel_sizes_for_its_own_indices_takes_the_larger_size(tmp_path):
+    """simpler's DeepSeek kernels: each kernel sizes a shared runtime tensor's signal for the
+    indices it uses, so the two declarations differ. Sizes the extraction chose (not the
+    config) are widened to the larger per dimension; here the wait kernel also sets a slot
+    after the peers' (index nranks), which the push kernel never touches."""
+    for name in ("dispatch_push.cpp", "dispatch_wait.cpp", "sigproof.toml"):
+        (tmp_path / name).write_text((ROOT / HERE / name).read_text())
+    wait = tmp_path / "dispatch_wait.cpp"
+    wait.write_text(wait.read_text().replace(
+        "        pto::comm::TWAIT(sig, 1, pto::comm::WaitCmp::EQ);\n    }\n",
+        "        pto::comm::TWAIT(sig, 1, pto::comm::WaitCmp::EQ);\n    }\n"
+        "    pto::comm::Signal done(token_ready + n);\n    pto::comm::TNOTIFY(done, 1, pto::comm::NotifyOp::Set);\n"))
+    code, doc, err = check_json(str(tmp_path / "dispatch_push.cpp"), str(wait), "--together")
+    (r,) = doc["results"]
+    assert code == 0 and r["status"] == "pass", (r, err)
+    notes = [a["message"] for a in r["assumptions"]]
+    assert any("signal token_ready of" in n and "larger size of the two" in n for n in notes), notes
+
+
+def test_sizes_from_the_config_are_never_widened():
+    push = PUSH.replace("signal ready[N];", "signal ready[N + 1];")
+    with pytest.raises(SpecErrors, match="another shape"):
+        together([parse(push, "push.sig"), parse(WAIT, "wait.sig")], "pw.sig", widen=frozenset({"other"}))
+    joined = together([parse(push, "push.sig"), parse(WAIT, "wait.sig")], "pw.sig", widen=frozenset({"ready"}))
+    (ready,) = [d for d in joined.spec.decls if d.kind == "signal" and d.name == "ready"]
+    assert len(ready.dims) == 1 and type(ready.dims[0]).__name__ == "MinMax" and ready.dims[0].fn == "max"
+
+
 def test_a_bug_between_two_kernels_is_found_cited_in_both_and_replays(tmp_path):
     pair = (f"{HERE}/bug_dispatch_push_skips_lower.cpp", f"{HERE}/dispatch_wait.cpp")
     code, doc, _ = check_json(*pair, "--together")

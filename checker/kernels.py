@@ -352,6 +352,10 @@ def check_inputs(paths: Iterable[str], params: Mapping | None = None, options: O
 RUNTIME_VALUES = (1, 2, 4, 16, 256)
 """What a runtime value of no known value (a shape argument: `numel`, `tokens`) is tried at when
 the kernel does nothing at 0: the first that executes a signal operation is checked."""
+_POSITION = re.compile(r"IDX|INDEX|OFFSET|START|BEGIN")
+"""Runtime values named as positions (`get_block_idx()`, `tensor->start_offset`): a guard such
+as `block_idx >= block_num` returns whenever they equal the counts, so each value v is also
+tried with them at 0 and the rest at v."""
 
 
 def _runtime_values(vacuous: Result, origins: Origins, member, params: Mapping, options: Options, cache,
@@ -362,16 +366,23 @@ def _runtime_values(vacuous: Result, origins: Origins, member, params: Mapping, 
     stay. None works: the vacuous result stands."""
     free = [(p, at) for p, at in origins.runtime if p not in params]
     path, kernel = member
+    positions = {p for p, _ in free if _POSITION.search(p)}
+    tries = []
     for value in RUNTIME_VALUES if free else ():
-        chosen = {**{k: v for k, v in params.items() if isinstance(v, int)}, **vacuous.params,
-                  **{p: value for p, _ in free}}
+        tries.append({p: value for p, _ in free})
+        if positions and len(positions) < len(free):
+            tries.append({p: 0 if p in positions else value for p, _ in free})
+    tried = ", ".join(str(v) for v in RUNTIME_VALUES)
+    for values in tries:
+        chosen = {**{k: v for k, v in params.items() if isinstance(v, int)}, **vacuous.params, **values}
         ts, origins2, assumptions = kernel_tasks(path, chosen, config, kernel=kernel)
         (r,) = run_tasks(ts[:1], options, 1, None, cache)
         if origins2 is None or r.status in ("vacuous", "error"):
             continue
-        tried = ", ".join(str(v) for v in RUNTIME_VALUES)
-        notes = tuple(Assumed(at, f"{p} = {value}: a runtime value, the first of {tried} at which the kernel executes "
-                                  f"a signal operation (at {p} = 0 it executes none); give -D {p}=... for another "
-                                  f"value") for p, at in free)
+        notes = tuple(Assumed(at, (f"{p} = {values[p]}: a runtime value, the first of {tried} at which the kernel "
+                                   f"executes a signal operation (at {p} = 0 it executes none)" if values[p] else
+                                   f"{p} = 0: a runtime position (an index or offset), kept at 0 while the other "
+                                   f"runtime values were tried at {tried}") + f"; give -D {p}=... for another value")
+                      for p, at in free)
         return cited(r, origins2, assumptions + notes)
     return vacuous

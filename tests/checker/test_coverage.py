@@ -250,6 +250,30 @@ def test_a_runtime_value_that_makes_a_kernel_do_nothing_at_zero_is_chosen_so_tha
         assert note.message.startswith(f"NUMEL = {value}: ") and (note.span.line, note.span.col) == (3, 66)
 
 
+def test_a_runtime_position_is_kept_at_zero_while_the_counts_are_tried(tmp_path):
+    """pypto's allreduce returns when `block_idx >= block_num`: with every runtime value at one
+    v it never acts (before, it acted only at 256, where `numel *= shape` over 256 dimensions
+    left 2^64: a false error). Positions (IDX, INDEX, OFFSET, START, BEGIN) are also tried at
+    0 with the rest at v, and said so (`tile_idx >= tile_count` here)."""
+    (tmp_path / "sigproof.toml").write_text('rank = "rank"\nranks = 2\n')
+    (tmp_path / "pos.cpp").write_text(
+        "#include <pto/comm/pto_comm_inst.hpp>\n\n"
+        "__global__ AICORE void pos(__gm__ int32_t *flag, int32_t rank, int32_t block_idx, int32_t block_num,"
+        " int32_t numel)\n{\n"
+        "    if (numel <= 0 || tile_idx >= tile_count) {\n"
+        "        return;\n"
+        "    }\n"
+        "    pto::comm::Signal sig(flag);\n"
+        "    pto::comm::TNOTIFY(sig, 1, pto::comm::NotifyOp::Set);\n"
+        "    pto::comm::TWAIT(sig, 1, pto::comm::WaitCmp::GE);\n}\n")
+    (r,) = check_inputs([str(tmp_path / "pos.cpp")])
+    assert r.status == "pass", (r.status, r.params)
+    assert (r.params["TILE_IDX"], r.params["TILE_COUNT"], r.params["NUMEL"]) == (0, 1, 1), r.params
+    notes = {a.message.split(":")[0]: a.message for a in r.assumptions if "runtime" in a.message and " = " in a.message}
+    assert notes["TILE_IDX = 0"].startswith("TILE_IDX = 0: a runtime position (an index or offset)")
+    assert "the first of 1, 2, 4, 16, 256" in notes["TILE_COUNT = 1"]
+
+
 def test_a_vacuous_spec_names_the_return_before_its_first_signal_operation(work):
     (work / "guard.sig").write_text(
         "ranks 2;\nsignal f;\n\nkernel {\n    if (rank < 5) {\n        return;\n    }\n"

@@ -823,7 +823,7 @@ __global__ AICORE void k(__gm__ int32_t *flag, int v)
 }
 """
     ex = extract([write(tmp_path, "k.cpp", body)], {"pragmas": False, "values": {"v": 2}})
-    k = ex.sig_text.split("kernel {\n", 1)[1].split("\n}\n", 1)[0]
+    k = kernel_body(ex)
     assert k == ("    bool Poke_result = 0;\n"
                  "    for (int once = 0; once < 1; once++) {\n"
                  "        TNOTIFY(flag, 2, Set);\n"
@@ -943,13 +943,22 @@ __global__ AICORE void k(__gm__ int32_t *flag)
 """
 
 
+def kernel_body(ex) -> str:
+    """The lines of the skeleton's kernel block."""
+    return ex.sig_text.split("kernel {\n", 1)[1].split("\n}\n", 1)[0]
+
+
+def preprocessor_notes(ex) -> list:
+    return [a for a in ex.assumptions if "preprocessor condition" in a.text]
+
+
 def test_preprocessor_conditionals_take_the_device_branch_and_say_what_they_assumed(tmp_path):
     (tmp_path / "cfg.h").write_text("#pragma once\n#define MODE 2\n")
     path = write(tmp_path, "k.cpp", PP)
     ex = extract([path], {"pragmas": False})
-    k = ex.sig_text.split("kernel {\n", 1)[1].split("\n}\n", 1)[0]
+    k = kernel_body(ex)
     assert k == "    TNOTIFY(flag, 4, AtomicAdd);\n    TWAIT(flag, 4, GE);", k
-    notes = [str(a) for a in ex.assumptions if "preprocessor condition" in a.text]
+    notes = [str(a) for a in preprocessor_notes(ex)]
     assert notes == [f"{path}:9:1: assumed: the preprocessor condition here is taken with __CCE_AICORE__ = 220 "
                      "(set defines = [\"NAME\", \"NAME=VALUE\"] in sigproof.toml otherwise)",
                      f"{path}:10:1: assumed: the preprocessor condition here is taken with USE_SET not defined, "
@@ -963,7 +972,7 @@ def test_defines_in_the_config_choose_the_other_branches(tmp_path):
     (tmp_path / "cfg.h").write_text("#pragma once\n#define MODE 1\n")
     path = write(tmp_path, "k.cpp", PP)
     ex = extract([path], {"pragmas": False, "defines": ["__DAV_VEC__", "WAIT_VALUE=7"]})
-    k = ex.sig_text.split("kernel {\n", 1)[1].split("\n}\n", 1)[0]
+    k = kernel_body(ex)
     assert k == "    TNOTIFY(flag, 7, Set);", k
     assert not [a for a in ex.assumptions if "__DAV_VEC__" in a.text]
 
@@ -986,9 +995,9 @@ def test_signal_code_only_in_the_vector_pass_is_read_as_that_pass_and_said(tmp_p
     body was blanked and the check vacuous)."""
     path = write(tmp_path, "k.cpp", MIXED)
     ex = extract([path], {"pragmas": False})
-    k = ex.sig_text.split("kernel {\n", 1)[1].split("\n}\n", 1)[0]
+    k = kernel_body(ex)
     assert k == "    TNOTIFY(flag, 1, AtomicAdd);\n    TWAIT(flag, 1, GE);", k
-    notes = [str(a) for a in ex.assumptions if "preprocessor condition" in a.text]
+    notes = [str(a) for a in preprocessor_notes(ex)]
     assert notes == [f"{path}:5:1: assumed: the preprocessor condition here is taken with __DAV_VEC__ defined (the "
                      "vector cores' pass: the signal and data operations are all in its code, the cube cores' pass "
                      "has none) (set defines = [\"NAME\", \"NAME=VALUE\"] in sigproof.toml otherwise)"], notes
@@ -1001,7 +1010,7 @@ def test_signal_code_only_outside_the_vector_pass_is_read_as_the_cube_pass(tmp_p
     path = write(tmp_path, "k.cpp", body)
     ex = extract([path], {"pragmas": False})
     assert "TNOTIFY(flag, 1, AtomicAdd);" in ex.sig_text and "TWAIT(flag, 1, GE);" in ex.sig_text
-    notes = [a.text for a in ex.assumptions if "preprocessor condition" in a.text]
+    notes = [a.text for a in preprocessor_notes(ex)]
     assert notes == ["the preprocessor condition here is taken with __DAV_VEC__ not defined (the cube cores' pass: "
                      "the signal and data operations are all in its code, the vector cores' pass has none) (set "
                      "defines = [\"NAME\", \"NAME=VALUE\"] in sigproof.toml otherwise)"], notes

@@ -86,12 +86,15 @@ def process_ref(system, i: int) -> ProcessRef:
 
 
 def element_ref(system, pos: int) -> ElementRef:
-    e = system.element(pos)
-    return ElementRef(e.signal, e.index, e.rank)
+    return _ref(system.element(pos))
 
 
 def data_ref(system, pos: int) -> ElementRef:
-    e = system.data_element(pos)
+    """The buffer element at shadow position `pos` (the first of its block)."""
+    return _ref(system.data_element(pos))
+
+
+def _ref(e) -> ElementRef:
     return ElementRef(e.signal, e.index, e.rank)
 
 
@@ -177,14 +180,23 @@ def _trace_step(system, n: int, step, locals_: tuple = ()) -> TraceStep:
     for pos, old, new in step.writes:
         if old != new or not isinstance(ins, ir.Reset):
             effects.append(Write(element_ref(system, pos), old, new))
-    for a in step.accesses:
-        effects.append(DataAccess(data_ref(system, a.position), a.kind))
-    for ev in step.events:
+    for a in step.accesses:  # a block of a buffer's grain (model/grain.py) is its elements, one by one
+        effects += [DataAccess(_ref(e), a.kind) for e in system.data_elements(a.position)]
+    events = step.events
+    for k, ev in enumerate(events):
         if isinstance(ev, Chosen):
             effects.append(Chose(ev.name, ev.value))
         elif isinstance(ev, DataRace):
-            other = system.process_name(system.clocks.process_of(ev.first.clock))
-            effects.append(Raced(data_ref(system, ev.first.position), other, ev.first.kind))
+            if k and isinstance(events[k - 1], DataRace) and events[k - 1].second == ev.second:
+                continue  # listed with the first race of its access
+            run = [ev]
+            for later in events[k + 1:]:
+                if not (isinstance(later, DataRace) and later.second == ev.second):
+                    break
+                run.append(later)
+            for e in system.data_elements(ev.second.position):  # element by element, as the accesses came
+                effects += [Raced(_ref(e), system.process_name(system.clocks.process_of(r.first.clock)), r.first.kind)
+                            for r in run]
         elif isinstance(ev, Overwrite):
             readers = tuple(system.reader_process(r) for r in ev.readers)
             effects.append(Overwrote(element_ref(system, ev.position), ev.old, ev.new, readers, ev.clobber))

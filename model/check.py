@@ -22,7 +22,8 @@ INT32_MIN, INT32_MAX = ir.INT32_MIN, ir.INT32_MAX
 MAX_RANKS = 64
 MAX_BLOCKS = 64
 MAX_PROCESSES = 256
-MAX_SIGNAL_ELEMENTS = 65536  # over all ranks
+MAX_SIGNAL_ELEMENTS = 65536  # over all ranks; also the most buffer shadow entries (blocks, model/grain.py)
+MAX_BUFFER_ELEMENTS = 1 << 20  # buffer elements over all ranks, before merging them into blocks
 MAX_DIMS = 5
 MAX_NESTING = 200
 VERDICTS = EXPECTABLE  # the words of an `expect` line (model/vocabulary.py)
@@ -317,6 +318,7 @@ class _Checker:
             self.error(f"{what} '{d.name}' has {len(d.dims)} dimensions; at most {MAX_DIMS} are allowed", d.span)
             return None
         dims = []
+        cap = MAX_SIGNAL_ELEMENTS if what == "signal" else MAX_BUFFER_ELEMENTS
         for e in d.dims:
             v = self.const_eval(e)
             if v is None:
@@ -324,16 +326,16 @@ class _Checker:
             if v < 1:
                 self.error(f"signal dimension must be at least 1, not {v}", e.span)
                 return None
-            if v > MAX_SIGNAL_ELEMENTS:
-                self.error(f"signal dimension {v} is too large (at most {MAX_SIGNAL_ELEMENTS} elements in all)", e.span)
+            if v > cap:
+                self.error(f"{what} dimension {v} is too large (at most {cap} elements in all)", e.span)
                 return None
             dims.append(v)
         size = 1
         for v in dims:
             size *= v
-        if (offset + size) * nranks > MAX_SIGNAL_ELEMENTS:
+        if (offset + size) * nranks > cap:
             self.error(f"{what} '{d.name}' brings the {what} memory to {(offset + size) * nranks} elements over "
-                       f"all ranks; at most {MAX_SIGNAL_ELEMENTS} are explored", d.span)
+                       f"all ranks; at most {cap} are explored", d.span)
             return None
         init = 0
         if d.value is not None:

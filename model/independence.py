@@ -414,7 +414,7 @@ class Reduction:
         views = (ins.dst, ins.src) if cls is ir.Copy else (ins.view,) if cls is ir.Access else ()
         out = 0
         for view in views:
-            out |= A.view_positions(view, env, ctx, rank, s.R, s.D)
+            out |= A.view_positions(view, env, ctx, rank, s.R, s.program.data_per_rank)
         return out << (s.R * s.E)
 
     @staticmethod

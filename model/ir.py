@@ -694,5 +694,6 @@ class Program:
     uses_launch_id: bool
     buffers: tuple[SignalInfo, ...] = ()  # data buffers, laid out like signals (init unused)
     data_per_rank: int = 0
+    grains: tuple[int, ...] = ()  # per buffer: accesses touch whole aligned blocks of this many elements (model/grain.py)
     events: int = 0  # most `event` declarations in one code (each one an hb component per process)
     warnings: tuple = ()  # SpecWarnings of the semantic checks

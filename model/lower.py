@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from model import ir
-from model.check import CheckedSpec
-from model.errors import Span
+from model.check import MAX_SIGNAL_ELEMENTS, CheckedSpec
+from model.errors import Span, SpecError, SpecErrors
+from model.grain import grains
 from model.expr import has_test
 
 
@@ -24,11 +25,23 @@ def lower(spec: CheckedSpec) -> ir.Program:
     if spec.host.default_host:
         host_code.launch(spec.kernel_span, "launch (default host)")
     host = host_code.build(spec.host.stmts)
-    return ir.Program(
+    program = ir.Program(
         name=spec.name, file=spec.file, source=spec.source, params=spec.params, nranks=spec.nranks,
         nblocks=spec.nblocks, signals=spec.signals, elems_per_rank=spec.elems_per_rank, kernel=kernel, host=host,
         clean_exit=spec.clean_exit, expects=spec.expects, uses_launch_id=spec.uses_launch_id,
         buffers=spec.buffers, data_per_rank=spec.data_per_rank, events=spec.events, warnings=spec.warnings)
+    if not spec.buffers:
+        return program
+    found = grains(program)
+    blocks = sum(b.size // g for b, g in zip(spec.buffers, found)) * spec.nranks
+    if blocks > MAX_SIGNAL_ELEMENTS:
+        buf, g = max(zip(spec.buffers, found), key=lambda x: x[0].size // x[1])
+        how = f"in blocks of {g}" if g > 1 else "element by element (some access touches part of any larger block)"
+        raise SpecErrors([SpecError(
+            f"the buffers need {blocks} happens-before entries over all ranks (elements always accessed together "
+            f"count once; '{buf.name}' counts {how}); at most {MAX_SIGNAL_ELEMENTS} are explored", buf.span)],
+            spec.source)
+    return replace(program, grains=found)
 
 
 def _end_span(spec: CheckedSpec) -> Span:

@@ -193,8 +193,13 @@ class System:
         self.G = self.marks.G
         self.ghost_positions, self.ghost_slot, self.ghost_reads = self.marks.positions, self.marks.slot, self.marks.reads
         self.track_launches = program.uses_launch_id or bool(self.G)
-        self.D = program.data_per_rank
-        self._buf_offsets = [b.offset for b in program.buffers]
+        # the data shadow: one entry per block of a buffer's grain (model/grain.py), D per rank
+        grains = program.grains or (1,) * len(program.buffers)
+        self._grain, self._buf_offsets, self.D = {}, [], 0
+        for b, g in zip(program.buffers, grains):
+            self._grain[b.name] = (g, self.D)
+            self._buf_offsets.append(self.D)
+            self.D += b.size // g
         self.clocks = Clocks(self.nprocs, self.R, program.events, self.R * self.E, self.R * self.D,
                              self.memory_model) if program.buffers else None
 
@@ -813,11 +818,19 @@ class System:
         r = self.rank_of(i) if r is None else r
         return r * self.E + instr.view.signal.offset + offs[0]
 
-    def _data(self, view_fn, view, L, ctx, i) -> list[int]:
+    def _data(self, view_fn, view, L, ctx, i) -> tuple[list[int], int]:
+        """The shadow positions of the blocks a buffer view touches, in the view's order, and
+        how many elements it touches."""
         r, offs = view_fn(L, ctx)
         r = self.rank_of(i) if r is None else r
-        base = r * self.D + view.signal.offset
-        return [base + o for o in offs]
+        g, first = self._grain[view.signal.name]
+        base = r * self.D + first
+        if g == 1:
+            return [base + o for o in offs], len(offs)
+        out = [base + o // g for o in offs if o % g == 0]
+        if len(out) * g != len(offs):  # model/grain.py promised whole blocks: never merge on a broken promise
+            raise AssertionError(f"internal: {view.signal.name} accessed in part of a block of {g} at {view.span}")
+        return out, len(offs)
 
     def _int32(self, value, instr, what: str):
         if not INT32_MIN <= value <= INT32_MAX:
@@ -871,11 +884,11 @@ class System:
             return self._finish(state, i, instr, entry, sig, ghost, launches, reads, writes, events + local_events, hb)
         label, events, accesses = i, [], []
         if k == _COPY:
-            dst = self._data(op[1], instr.dst, L, ctx, i)
-            src = self._data(op[2], instr.src, L, ctx, i)
-            if len(dst) != len(src):
-                raise ModelError(f"{instr.text.split('(')[0].split()[-1]} copies {len(src)} element(s) into a view "
-                                 f"of {len(dst)}: the views must have the same size", instr.span)
+            dst, ndst = self._data(op[1], instr.dst, L, ctx, i)
+            src, nsrc = self._data(op[2], instr.src, L, ctx, i)
+            if ndst != nsrc:
+                raise ModelError(f"{instr.text.split('(')[0].split()[-1]} copies {nsrc} element(s) into a view "
+                                 f"of {ndst}: the views must have the same size", instr.span)
             if instr.event is None:
                 hb, rc, rt = clocks.tick(hb, i, False)
                 hb, wc, wt = clocks.tick(hb, i, True)
@@ -889,7 +902,7 @@ class System:
             wkind = "atomic" if instr.atomic else "write"
             accesses = [Access(p, "read", rc, rt) for p in src] + [Access(p, wkind, wc, wt) for p in dst]
         elif k == _ACCESS:
-            positions = self._data(op[1], instr.view, L, ctx, i)
+            positions = self._data(op[1], instr.view, L, ctx, i)[0]
             hb, c, t = clocks.tick(hb, i, instr.write)
             knows = hb[0][i]
             accesses = [Access(p, "write" if instr.write else "read", c, t) for p in positions]
@@ -946,10 +959,17 @@ class System:
                             (Chosen(i, instr.name, value),) + local_events, label=i + alt * self.nprocs)
 
     def data_element(self, pos: int) -> Element:
+        """The first element of the block at shadow position `pos`."""
+        return self.data_elements(pos)[0]
+
+    def data_elements(self, pos: int) -> tuple[Element, ...]:
+        """The buffer elements of the block at shadow position `pos` (one unless the grain is more)."""
         rank, off = divmod(pos, self.D)
         buf = self.program.buffers[bisect.bisect_right(self._buf_offsets, off) - 1]
-        flat = off - buf.offset
-        return Element(buf.name, buf.index_of(flat), rank, f"{buf.element_name(flat)}@{rank}")
+        g, first = self._grain[buf.name]
+        flat = (off - first) * g
+        return tuple(Element(buf.name, buf.index_of(f), rank, f"{buf.element_name(f)}@{rank}")
+                     for f in range(flat, flat + g))
 
     def _launch(self, state, r, instr, pc, L) -> Step:
         procs, sig, ghost, launches, _ = state

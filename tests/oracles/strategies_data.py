@@ -127,3 +127,81 @@ def data_por_specs(draw, max_statements: int = 3) -> str:
         branches.append((cond, " ".join(draw(_por_stmt()) for _ in range(n))))
     kernel = " else ".join(f"if ({c}) {{ {b} }}" for c, b in branches)
     return f"ranks {nranks};\nblocks {nblocks};\nbuffer b[2];\nsignal f[2];\nkernel {{\n    {kernel}\n}}\n"
+
+
+# statements on whole blocks of two elements: b[4] as two blocks, m[2][2] as two rows (model/grain.py),
+# str.format templates over i, j (0 or 1), p (a peer) and the fields of `_fill`
+_GRAIN_FORMS = (
+    "TPUT(b[2 * {i}:2 * {i} + 2] @ {p}, b[{j2}:{j2e}]);",
+    "TPUT(b @ {p}, b, AtomicAdd);",
+    "TGET(b[{i2}:{i2e}], b[{j2}:{j2e}] @ {p});",
+    "READ(b[{i2}:{i2e}] @ {p});",
+    "WRITE(b[{i2}:]);",
+    "for (int k = 0; k < 2; k += 1) {{ WRITE(b[2 * k:2 * k + 2] @ {p}); }}",
+    "{{ int o = {i} * 2; o = o + 2 * {j}; READ(b[o % 4:o % 4 + 2]); }}",
+    "TPUT(m[{i}] @ {p}, m[{j}]);",
+    "READ(m[0] @ {p});",
+    "TPUT(b @ {p}, m);",  # buffers of different grains: 4 elements each
+    "TGET(m[{i}], b[{j2}:{j2e}] @ {p});",
+    "{{ int c = any(0, 1); READ(b[c * 2:c * 2 + 2] @ {p}); }}",
+    "WRITE(b[rank * 2:rank * 2 + 2] @ {p});",
+    "READ(b[(rank == {i} ? 2 : 0):(rank == {i} ? 4 : 2)]);",
+    "{{ int v = LOAD(f[{i}]) * 2; if (v < 4) {{ WRITE(b[v:v + 2] @ {p}); }} }}",
+    "{{ int o = {j2}; if (rank == {i}) {{ o = 2 - o; }} READ(b[o:o + 2] @ {p}); }}",
+    "{{ int o = 2 * {i} + 2; WRITE(b[o % 4:4] @ {p}); }}",
+    "{{ int c = any(0, 1); READ(b[-(c * -2):4]); }}",
+    "{{ int c = any(0, 1); WRITE(b[c << 1:4] @ {p}); }}",
+    "WRITE(m[{i}:]);",
+    "{{ event e = TPUT_ASYNC(b[{i2}:{i2e}] @ {p}, b[0:2]); WAIT_EVENT(e); }}",
+    "fence;",
+    "pipe_barrier(PIPE_ALL); dsb(DSB_DDR);",
+    "TNOTIFY(f[{i}] @ {p}, 1, Set);",
+    "TNOTIFY(f[{i}] @ {p}, 1, AtomicAdd);",
+    "TWAIT(f[{i}], 1, GE);",
+    "if (TTEST(f[{i}], 1, GE)) {{ READ(m[{j}]); }}",
+)
+# statements that touch part of a block: with one, the buffer keeps one shadow per element
+_GRAIN_BREAKERS = (
+    "READ(b[{i2o}] @ {p});",
+    "WRITE(m[{i}][{j}]);",
+    "TPUT(b[1:3] @ {p}, b[0:2]);",
+    "READ(b[{i}:4:2]);",
+    "WRITE(b[0:4:{i_2}] @ {p});",
+    "{{ int c = any(0, 1); READ(b[c + {i}:c + {i} + 2] @ {p}); }}",
+    "{{ int v = LOAD(f[{i}]); if (v < 3) {{ WRITE(b[v:v + 2] @ {p}); }} }}",
+    "{{ int o = {two_i}; if (rank == {j}) {{ o = {i_1}; }} WRITE(b[o:o + 2] @ {p}); }}",
+    "READ(b[(rank == {i} ? {j2} : 1):(rank == {i} ? {j2e} : 3)] @ {p});",
+    "READ(b[(rank == {i} ? 1 : {j2}):(rank == {i} ? 3 : {j2e})] @ {p});",
+    "{{ int o = 1; if (rank == 5) {{ o = {j2}; }} WRITE(b[o:o + 2] @ {p}); }}",
+    "{{ int c = any(1, 2); READ(b[c * 1:c * 1 + 2]); }}",
+    "{{ int o = {i} + 1; WRITE(b[o % 4:4] @ {p}); }}",
+)
+
+
+def _fill(draw, forms) -> str:
+    i, j = draw(st.integers(0, 1)), draw(st.integers(0, 1))
+    return draw(st.sampled_from(forms)).format(
+        i=i, j=j, p=draw(st.sampled_from(PEERS)), i2=2 * i, i2e=2 * i + 2, i2o=2 * i + 1, j2=2 * j, j2e=2 * j + 2,
+        i_2=2 + i, two_i=2 - i, i_1=1 + i)
+
+
+@st.composite
+def grain_specs(draw, max_statements: int = 3) -> str:
+    """Tiny data protocols whose buffers are mostly accessed in whole blocks (`b[4]` in halves,
+    `m[2][2]` by rows; through slices, loops, locals, async puts), sometimes with one access
+    to part of a block: for the differential of model/grain.py against one shadow per element."""
+    nranks = draw(st.integers(1, 2))
+    nblocks = draw(st.integers(1, 2)) if nranks == 1 else 1
+    conds = ("rank == 0", "rank != 0") if nranks > 1 else ("block == 0", "block != 0")
+    breaker = draw(st.integers(0, 2)) == 2
+    branches = []
+    for cond in conds:
+        stmts = []
+        for _ in range(draw(st.integers(1, max_statements))):
+            stmts.append(_fill(draw, _GRAIN_FORMS))
+        if breaker and not branches:
+            stmts.insert(draw(st.integers(0, len(stmts))), _fill(draw, _GRAIN_BREAKERS))
+        branches.append((cond, " ".join(stmts)))
+    kernel = " else ".join(f"if ({c}) {{ {b} }}" for c, b in branches)
+    return (f"ranks {nranks};\nblocks {nblocks};\nbuffer b[4];\nbuffer m[2][2];\nsignal f[2];\n"
+            f"kernel {{\n    {kernel}\n}}\n")

@@ -147,6 +147,19 @@ def _operations(program: Program) -> list:
     return [ins for instrs in statements(program).values() for ins in instrs]
 
 
+def _dead(system, program: Program, spans: set) -> bool:
+    """Whether no process can reach the statements at `spans`, whatever the signals hold: the
+    static analysis (model/analysis.py) over-approximates every process's runs (a wait or a
+    test may give anything), and its environment there is empty in every context."""
+    analysis = system.analysis
+    for kind, rank, block in analysis.contexts():
+        code = program.host if kind == "host" else program.kernel
+        envs = analysis.envs(kind, rank, block)[0]
+        if any(env is not None and ins.span in spans for ins, env in zip(code.instrs, envs)):
+            return False
+    return True
+
+
 def _coverage(system, program: Program, options: Options, ex, reduced: bool, symmetry, deadline):
     """(how many signal and data statements the program has, those never reached), the
     latter None when not known. Partial-order reduction need not take every statement the
@@ -161,6 +174,8 @@ def _coverage(system, program: Program, options: Options, ex, reduced: bool, sym
     missed = unreached(program, [ex])
     if not missed or not reduced:
         return total, missed
+    if _dead(system, program, {u.span for u in missed}):
+        return total, missed  # no process can reach them whatever the signals hold: no search needed
     full = explore(system, _Blind(), order=options.order, max_states=options.max_states, deadline=deadline,
                    max_memory=options.max_memory, store=options.store, symmetry=symmetry,
                    watch=_operations(program))

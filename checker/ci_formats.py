@@ -25,7 +25,7 @@ from urllib.parse import quote
 
 from checker.ci_rules import (ALL, ASSUMPTION, EXPECTATION, FINGERPRINTS, INCONCLUSIVE, PROVE_RULES, PROVED,
                               SPEC_ERROR, UNPROVED, UNREACHED, VACUOUS)
-from checker.result import LABEL, fingerprint_caveat, operations, verdict_phrase
+from checker.result import LABEL, ElementRef, fingerprint_caveat, operations, shown, verdict_phrase
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 _RULE_INDEX = {r.id: i for i, r in enumerate(ALL)}
@@ -185,7 +185,9 @@ def steps(v: dict) -> str:
     for s in trace:
         lines.append(f"  {s['step']:>{nw}}. {s['process']:<{pw}}  {s['location']:<{lw}}  {s['statement']}"
                      f"{locals_text(s)}")
-        lines += [f"  {'':>{nw}}  {'':<{pw}}  {'':<{lw}}    {e}" for e in s["effects"]]
+        lines += [f"  {'':>{nw}}  {'':<{pw}}  {'':<{lw}}    {text}" for _, text in shown(
+            [(d["kind"], e, ElementRef(d["signal"], tuple(d["index"]), d["rank"]) if d["kind"] in ("data", "race")
+              else None) for e, d in zip(s["effects"], s.get("details") or [{"kind": ""}] * len(s["effects"]))])]
     if v.get("situation"):
         lines.append("  stuck:" if v["property"] == "deadlock" else "  at the end:")
         lines += [f"    {line}" for line in v["situation"]]

@@ -51,8 +51,8 @@ def text(results: list[Result], out: IO[str], *, quiet: bool = False, timing: bo
                 for s in v.trace:
                     shown = f"{s.statement}  {s.locals_text}" if s.locals else s.statement
                     out.write(f"    {s.step:>{nw}}. {s.process:<{pw}}  {s.location:<{lw}}  {shown}\n")
-                    for e in s.effects:
-                        out.write(f"    {'':>{nw}}  {'':<{pw}}  {'':<{lw}}    {e.text}\n")
+                    for _, text in s.shown:
+                        out.write(f"    {'':>{nw}}  {'':<{pw}}  {'':<{lw}}    {text}\n")
                 if v.situation:
                     title = "stuck:" if v.property == "deadlock" else "at the end:"
                     out.write(f"    {title}\n")

@@ -229,6 +229,44 @@ class TraceStep:
     def location(self) -> str:
         return str(self.span)
 
+    @property
+    def shown(self) -> tuple[tuple[str, str], ...]:
+        """(kind, text) of each effect as the terminal and CI reports show it (`shown`)."""
+        return shown([(e.kind, e.text, e.element if isinstance(e, (DataAccess, Raced)) else None)
+                      for e in self.effects])
+
+
+def shown(items) -> tuple[tuple[str, str], ...]:
+    """(kind, text) of each (kind, text, element) of a step, `element` the ElementRef of a data
+    access or race (else None): a run of effects of one kind and text to neighbouring
+    elements of one buffer row on one rank is one line, `reads data x[0..4095]@1 (4096
+    elements)` (JSON keeps every element)."""
+    out: list[tuple[str, str]] = []
+    k = 0
+    while k < len(items):
+        kind, text, element = items[k]
+        n = 1
+        while element is not None and k + n < len(items) and _next_in_row(items[k + n - 1], items[k + n]):
+            n += 1
+        if n == 1:
+            out.append((kind, text))
+        else:
+            last = items[k + n - 1][2]
+            head = element.signal + "".join(f"[{i}]" for i in element.index[:-1])
+            run = f"{head}[{element.index[-1]}..{last.index[-1]}]@{element.rank} ({n} elements)"
+            out.append((kind, text.replace(element.name, run, 1)))
+        k += n
+    return tuple(out)
+
+
+def _next_in_row(a, b) -> bool:
+    """b is the same kind of effect as a, on the element after a's in its row."""
+    (ka, ta, x), (kb, tb, y) = a, b
+    if y is None or ka != kb or ta.replace(x.name, "") != tb.replace(y.name, ""):
+        return False
+    return (x.signal == y.signal and x.rank == y.rank and len(x.index) == len(y.index) > 0
+            and x.index[:-1] == y.index[:-1] and y.index[-1] == x.index[-1] + 1)
+
 
 # ---------------------------------------------------------------- final situations
 

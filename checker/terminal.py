@@ -84,9 +84,9 @@ def _violation(c: Console, r: Result, v: Violation, source: list[str] | None) ->
             body = Text(s.statement, style="bold")
             if s.locals:
                 body.append("  " + s.locals_text, style="yellow")
-            for e in s.effects:
-                style = "red" if e.kind in ("overwrite", "fault") else "green" if e.kind == "write" else "magenta"
-                body.append("\n  " + e.text, style=style)
+            for kind, text in s.shown:
+                style = "red" if kind in ("overwrite", "fault") else "green" if kind == "write" else "magenta"
+                body.append("\n  " + text, style=style)
             t.add_row(f"    {s.step}.", s.process, s.location, body)
         c.print(t)
     if v.situation:

@@ -378,8 +378,11 @@ def interpret(code: ir.Code, ctx: dict, pc: int, env: tuple, faults=None) -> lis
     return state
 
 
-def view_positions(view: ir.View, env: tuple, ctx: dict, own_rank: int, nranks: int, elems: int) -> int:
-    """A bitmask of the global positions `view` may name under `env`."""
+def view_positions(view: ir.View, env: tuple, ctx: dict, own_rank: int, nranks: int, elems: int,
+                   grain: int = 1, first_block: int | None = None) -> int:
+    """A bitmask of the global positions `view` may name under `env`. With a grain (a buffer's
+    blocks, model/grain.py), of the blocks that hold them: `elems` blocks per rank, the
+    buffer's first at `first_block`."""
     sig = view.signal
     _, dims, strides, first = view.shape()
     choices = []
@@ -409,14 +412,32 @@ def view_positions(view: ir.View, env: tuple, ctx: dict, own_rank: int, nranks: 
     else:
         v = evaluate(view.at, env, ctx)
         ranks = range(nranks) if v is TOP else sorted(r for r in v if 0 <= r < nranks)
+    # trailing dimensions taken whole, in row-major order, are one run of `run` elements
+    run, k = 1, len(dims)
+    while k > 0 and choices[k - 1] == range(dims[k - 1]) and strides[k - 1] == run:
+        k -= 1
+        run *= dims[k]
+    last = None  # the last enumerated dimension, when it continues the trailing run: its intervals
+    if k > 0 and strides[k - 1] == run:
+        k -= 1
+        last = []
+        for i in sorted(choices[k]):
+            if last and i == last[-1][1]:
+                last[-1][1] = i + 1
+            else:
+                last.append([i, i + 1])
     flats = [first]
-    for c, s in zip(choices, strides):
+    for c, s in zip(choices[:k], strides[:k]):
         flats = [f + i * s for f in flats for i in c]
+    spans = [(f + lo * run, (hi - lo) * run) for f in flats for lo, hi in last] if last is not None else \
+        [(f, run) for f in flats]
+    one = 0
+    for start, length in spans:  # one big-integer OR per run of neighbouring elements (or blocks)
+        lo, hi = start // grain, -(-(start + length) // grain)
+        one |= ((1 << (hi - lo)) - 1) << lo
     mask = 0
     for r in ranks:
-        base = r * elems + sig.offset
-        for f in flats:
-            mask |= 1 << (base + f)
+        mask |= one << (r * elems + (sig.offset if first_block is None else first_block))
     return mask
 
 

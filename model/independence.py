@@ -401,8 +401,10 @@ class Reduction:
     def _data_touch(self, ins, env, ctx, rank: int) -> int:
         """The data mode: what a data statement may touch beyond its footprint, as a mask (the
         signal element a LOAD reads, which model/analysis.py leaves out; the buffer elements of
-        a copy or an access, after the R * E signal elements); 0 for events, fences and the
-        rest. The buffer elements keep commuting steps meeting in the identical state (the
+        a copy or an access, by block of the buffer's grain, model/grain.py: every access touches
+        whole blocks, so two overlap exactly when their blocks do; after the R * E signal
+        elements); 0 for events, fences and the rest. The buffer elements keep commuting steps
+        meeting in the identical state (the
         access shadows record who came last); no verdict was seen to depend on them, since a
         race is found in either order of its two accesses."""
         if env is None:
@@ -414,7 +416,7 @@ class Reduction:
         views = (ins.dst, ins.src) if cls is ir.Copy else (ins.view,) if cls is ir.Access else ()
         out = 0
         for view in views:
-            out |= A.view_positions(view, env, ctx, rank, s.R, s.program.data_per_rank)
+            out |= A.view_positions(view, env, ctx, rank, s.R, s.D, *s.blocks_of(view.signal.name))
         return out << (s.R * s.E)
 
     @staticmethod

@@ -958,6 +958,10 @@ class System:
         return self._finish(state, i, instr, entry, state[1], state[2], state[3], (), (),
                             (Chosen(i, instr.name, value),) + local_events, label=i + alt * self.nprocs)
 
+    def blocks_of(self, buffer: str) -> tuple[int, int]:
+        """(grain, shadow position of its first block within a rank) of a buffer."""
+        return self._grain[buffer]
+
     def data_element(self, pos: int) -> Element:
         """The first element of the block at shadow position `pos`."""
         return self.data_elements(pos)[0]

@@ -10,7 +10,7 @@ from frontends.core.intrinsics import cpp_role
 from frontends.core import skeleton as K
 from frontends.cpp.source import snippet
 from frontends.core.sym import FULL, PARTIAL, Sym, ring_step
-from frontends.cpp.values import (CMPS, OPS, SIZE_OF, Elem, Enum, Local, LocalArray, Offset, Ptr, Struct,
+from frontends.cpp.values import (CMPS, INT_TYPES, OPS, SIZE_OF, Elem, Enum, Local, LocalArray, Offset, Ptr, Shift, Struct,
                                   Unknown, View, Window, Windows, clean_type, pointee)
 from frontends.cpp.vocabulary import (CONVENTIONAL, IGNORED_CALLS, LIBRARY_CONTEXTS, MAX_INLINE_DEPTH,
                                       WRAPPERS, norm, origin_key)
@@ -289,6 +289,10 @@ class Expressions:
             r = self.address_arith(op, a, b, node, ln, rn)
             if r is not None:
                 return r
+        if op == "/" and isinstance(a, Shift):
+            k = self.as_int(b, rn)
+            if S.is_int(k) and k.args[0] > 0:   # a window distance in bytes, over an element size
+                return Shift(a.table, a.to, a.frm, a.div * k.args[0], S.binop("/", a.value, k))
         return S.binop(op, self.as_int(a, ln), self.as_int(b, rn))
 
     def plain_compare(self, op, a, b, node, ln, rn):
@@ -302,6 +306,14 @@ class Expressions:
         return None
 
     def address_arith(self, op, a, b, node, ln, rn):
+        if op == "-":
+            ta, tb = self.table_read(a), self.table_read(b)
+            if ta is not None and tb is not None and self.elem_table(ta) == self.elem_table(tb):
+                return Shift(self.elem_table(ta), self.entry_index(ta), self.entry_index(tb), 1,
+                             S.binop("-", self.as_int(a, ln), self.as_int(b, rn)))
+        for p, sh in ((a, b), (b, a)) if op == "+" else ((a, b),):
+            if isinstance(p, Ptr) and isinstance(sh, Shift) and sh.div == p.elem and p.rank is None:
+                return self.shifted(p, sh, node)
         # `(int32_t *)(t->buffer.addr) + k`: an untyped pointer path is a signal buffer (as_ptr)
         if isinstance(a, Unknown) and a.pointer and not isinstance(b, (Ptr, Window, Windows, Offset)) \
                 and not (isinstance(b, Unknown) and b.pointer) and self.as_ptr(a, ln) is not None:
@@ -343,6 +355,33 @@ class Expressions:
         if isinstance(a, (Window, Windows)) or isinstance(b, (Window, Windows)):
             return Unknown(self.text(node), self.loc(node))
         return None
+
+    def table_read(self, v) -> Elem | None:
+        """`tbl[i]` of an own-rank table of 64-bit addresses, read here or into a local never
+        changed (`int64_t v83 = tbl[i + 4];`), else None."""
+        if isinstance(v, Sym) and v.op == "name":
+            v = self.table_reads.get(v.args[0])
+        return v if isinstance(v, Elem) and self.elem_table(v) is not None else None
+
+    def shifted(self, p: Ptr, sh: Shift, node) -> Ptr:
+        """`p + (tbl[pe] - tbl[me]) / sizeof(*p)`: p moved from me's window to pe's, which is
+        `tbl[pe] + (p - tbl[me])` (translation) read the other way round. Entries at a common
+        constant offset (pypto's CommContext keeps windowsIn after a 4-word header: tbl[4 + r])
+        name ranks once it is taken off both."""
+        to, frm = sh.to, sh.frm
+        if to.op == "name" and isinstance(self.local_values.get(to.args[0]), Sym):
+            to = self.local_values[to.args[0]]              # a local never changed: its value
+        c = next((x.args[2] for x in (frm,) if x.op == "bin" and x.args[0] == "+" and S.is_int(x.args[2])), None)
+        if c is not None and to.op == "bin" and to.args[0] == "+" and to.args[2] == c:
+            to, frm = to.args[1], frm.args[1]
+        elif c is not None:
+            to = S.binop("-", to, c)
+            frm = frm.args[1]
+        if not self.same_value(S.name("rank"), frm):
+            self.assume(self.loc(node), f"{self.text(node)}: {S.render(frm)} taken as this rank's own window entry "
+                                        f"(the code does not show that it is the own rank)")
+        self.translation(Window(to, sh.table), Offset(p.base, p.offset, p.level, p.plain, p.origin, sh.table, frm))
+        return Ptr(p.base, p.offset, to, p.elem, p.level, p.plain, p.origin)
 
     @staticmethod
     def elem_table(e: Elem) -> str | None:
@@ -430,6 +469,12 @@ class Expressions:
                 if node.type == "call_expression" and node.child_by_field_name("arguments").named_children:
                     arg = node.child_by_field_name("arguments").named_children[0]
                 return Struct(self.text(arg) if arg is not None else self.text(node), pt[0])
+            if isinstance(v, Elem) and pt[1] == 8 and pt[0] in INT_TYPES and v.ptr.rank is None and not v.ptr.plain:
+                # `reinterpret_cast<__gm__ int64_t *>(args[13])`: a table of 64-bit words whose
+                # address the host passed (pypto's CommContext: its words are read by index)
+                key = self.elem_key(v)
+                if key is not None:
+                    return Ptr(key, S.num(0), None, 8, FULL, False, self.loc(node))
             return v
         if isinstance(v, Ptr):
             return Ptr(v.base, v.offset, v.rank, 1, v.level, v.plain, v.origin)
@@ -471,6 +516,13 @@ class Expressions:
         # (the block's index and count are builtins, read from the call's text: BUILTIN_CALLS)
         if intrinsic is not None and intrinsic.role not in ("block_index", "block_count"):
             return self.intrinsic(intrinsic.role, fname, arg_nodes, targs, node)
+        if intrinsic is not None and arg_nodes and not self.index.functions.get(fname):
+            # `get_block_idx(args)`: the simpler runtime's form (its intrinsic.h reads the SPMD
+            # block of the dispatch payload); no definition among the given files
+            which = "block" if intrinsic.role == "block_index" else "nblocks"
+            self.assume(self.loc(node), f"{self.text(node)} taken as the {'block index' if which == 'block' else 'block count'} "
+                                        f"(the runtime's SPMD {'block' if which == 'block' else 'block count'} of the launch; set {which} = \"...\" in sigproof.toml otherwise)")
+            return self.builtin(which, FULL)
         if fname in ("min", "max") and len(arg_nodes) == 2:
             a, b = (self.as_int(self.eval(n), n) for n in arg_nodes)
             return S.call(fname, a, b)

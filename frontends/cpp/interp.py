@@ -24,7 +24,7 @@ from frontends.core import skeleton as K
 from frontends.core.builder import Builder
 from frontends.cpp.source import Function, Index, SourceFile, declarator_name, snippet
 from frontends.core.sym import FULL, NONE, PARTIAL, Sym
-from frontends.cpp.values import CMPS, OPS, Elem, Enum, Local, Ptr, Unknown, View, Windows, pointee
+from frontends.cpp.values import CMPS, OPS, Elem, Enum, Local, Ptr, Shift, Unknown, View, Windows, pointee
 from frontends.cpp.vocabulary import BUILTIN_CALLS, SignalInfo, Site, norm, origin_key
 from frontends.cpp.calls import Calls
 from frontends.cpp.data import Data
@@ -46,6 +46,7 @@ class Interp(Expressions, Views, Data, Calls, Statements, Builder):
         # found by a first pass (evidence) and used by the second (proven): see translation()
         self.proven: dict[str, set[str]] = {"rank": set(), "nranks": set(), **(proven or {})}
         self.evidence: dict[str, set[str]] = {"rank": set(), "nranks": set()}
+        self.table_reads: dict[str, Elem] = {}  # param -> the 64-bit table entry it was read from (table_read)
         self.sweeps: list[tuple[str, Sym]] = []      # enclosing `for (p = 0; p < n; ++p)`: (p, n)
         self.sf: SourceFile = kernel.file
         self.scopes: list[dict] = [{}]
@@ -126,6 +127,8 @@ class Interp(Expressions, Views, Data, Calls, Statements, Builder):
     def as_int(self, v, node, hint: str = "VALUE") -> Sym:
         if isinstance(v, Sym):
             return v
+        if isinstance(v, Shift):
+            return v.value
         if isinstance(v, Local):
             return S.name(v.name, self.local_levels.get(v.name, FULL))
         if isinstance(v, Elem) and v.ptr.plain:

@@ -224,8 +224,18 @@ class Statements:
                     self.counters[n] = (v.args[0], sites)
             self.emit(K.decl(n, v, self.loc(d), 'bool' if is_bool else 'int'))
             return
+        if isinstance(v, Unknown) and clean_type(ctype) in INT_TYPES and name not in mutated:
+            # `int32_t my_rank__ssa_v0 = conv.val;`: runtime data read into a local of a
+            # conventional name (pypto's SSA suffixes aside) is what that name says
+            conv = self.conventional(re.sub(r"(__(ssa|rv)_v\d+|_inline\d+)+$", "", name), name, self.loc(d))
+            if conv is not None:
+                self.bind(name, conv)
+                return
         if isinstance(v, (Unknown, Elem)) and clean_type(ctype) in INT_TYPES:
+            read = self.table_read(v)
             v = self.as_int(v, value_node, name)
+            if read is not None and v.op == "name" and name not in mutated:
+                self.table_reads[v.args[0]] = read
             if name in mutated:
                 n = self.fresh(name)
                 self.bind(name, Local(n))

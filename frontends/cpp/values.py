@@ -52,6 +52,20 @@ class Window:
 
 
 @dataclass(frozen=True)
+class Shift:
+    """`(tbl[to] - tbl[frm]) / div`, two entries of one own-rank table of 64-bit addresses: the
+    distance from window frm to window to, in units of div bytes (pypto's CommContext idiom,
+    `ptr + (windowsIn[pe] - windowsIn[me]) / sizeof(*ptr)`). `value` is the same expression as
+    a plain integer, for any other use."""
+
+    table: str
+    to: Sym
+    frm: Sym
+    div: int
+    value: Sym
+
+
+@dataclass(frozen=True)
 class Windows:
     """The per-rank window base array itself."""
 

@@ -49,14 +49,12 @@ static __aicore__ void push_body(__gm__ int32_t *v1, int32_t v2, __gm__ int64_t 
 static __aicore__ void wait_body(__gm__ int32_t *v1, int32_t v2)
 {
     pto::comm::WaitCmp v3 = pto::comm::WaitCmp::GE;
+    pto::Shape<1, 1, 1, 1, 1> v9 = pto::Shape<1, 1, 1, 1, 1>();
+    pto::Stride<1, 1, 1, 1, 1> v10 = pto::Stride<1, 1, 1, 1, 1>();
     const int64_t v4 = 0;
-    const int64_t v5 = 2;
-    const int64_t v6 = 1;
     const int32_t v7 = 4;
-    for (int64_t i8 = v4; i8 < v5; i8 += v6) {
+    for (int64_t i8 = v4; i8 < 2; i8 += 1) {
         if (i8 != (int64_t)v2) {
-            pto::Shape<1, 1, 1, 1, 1> v9 = pto::Shape<1, 1, 1, 1, 1>();
-            pto::Stride<1, 1, 1, 1, 1> v10 = pto::Stride<1, 1, 1, 1, 1>();
             GlobalTensor<int32_t, pto::Shape<1, 1, 1, 1, 1>, pto::Stride<1, 1, 1, 1, 1>, pto::Layout::DN> v11 =
                 GlobalTensor<int32_t, pto::Shape<1, 1, 1, 1, 1>, pto::Stride<1, 1, 1, 1, 1>, pto::Layout::DN>(
                     v1 + (v4 + (i8 < v4 ? v4 : i8)), v9, v10);

@@ -40,6 +40,8 @@ CASES = (  # (name, spec, params, extra flags)
     ("TTEST ring tries K=16 N=4", "bench/specs/ttest_ring.sig", {"N": 4, "K": 16}, []),
     ("root multi-launch N=8", "bench/specs/root_multi_launch.sig", {"N": 8, "L": 3}, []),
     ("root EQ N=10", "bench/specs/root_eq_handshake.sig", {"N": 10}, []),
+    ("tile ring N=3 (tiles of 1024)", "bench/specs/tile_ring.sig", {"N": 3}, []),
+    ("tile ring N=3 W=64 unreduced", "bench/specs/tile_ring.sig", {"N": 3, "W": 64}, ["--no-por", "--no-symmetry"]),
     ("two-level ghost 3x2 unreduced", "specs/two_level_barrier.sig", {"N": 3, "B": 2, "P": 1},
      ["--no-por", "--no-symmetry"]),
     # first counterexample, depth-first: the spec's `expect` lines are left out (STRIP), so

@@ -7,7 +7,7 @@ from frontends.core.errors import ExtractError
 from frontends.core import skeleton as K
 from frontends.cpp.source import snippet
 from frontends.core.sym import FULL, NONE, Sym
-from frontends.cpp.values import CMPS, INT32_TYPES, OPS, Enum, Ptr, Unknown, View, clean_type
+from frontends.cpp.values import CMPS, INT32_TYPES, OPS, SIZE_OF, Enum, Ptr, Unknown, View, clean_type
 from frontends.cpp.vocabulary import WRAPPERS, SignalInfo, Site
 
 
@@ -180,6 +180,8 @@ class Views:
                 ty = a.child_by_field_name("type")
                 v = self.eval(ty) if ty is not None and ty.type == "type_identifier" and not a.child_by_field_name("declarator") else None
                 out.append(v if isinstance(v, Sym) and S.is_int(v) else a)   # `<kRows, kCols>` read as types
+            elif a.type == "identifier" and clean_type(self.sf.text_of(a)) in SIZE_OF:
+                out.append(a)   # an element type the parser read as an expression (`GlobalTensor<\n bfloat16_t, ...>`)
             else:
                 out.append(self.as_int(self.eval(a), a))
         return out

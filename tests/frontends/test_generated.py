@@ -63,3 +63,30 @@ def test_the_pair_is_ok_with_as_many_push_blocks_as_the_wait_counts(tmp_path, bl
     assert result["violated"] == verdict, result
     assert code == (0 if not verdict else 1)
     assert result["params"]["NBLOCKS"] == blocks
+
+
+BF16_PUT = """#include <pto/comm/pto_comm_inst.hpp>
+__global__ AICORE void k(__gm__ bfloat16_t *out, __gm__ bfloat16_t *in)
+{
+    Tile<TileType::Vec, bfloat16_t, 1, 16, BLayout::RowMajor, -1, -1> tile =
+        Tile<TileType::Vec, bfloat16_t, 1, 16, BLayout::RowMajor, -1, -1>(1, 16);
+    pto::Shape<1, 1, 1, 1, 16> s = pto::Shape<1, 1, 1, 1, 16>();
+    pto::Stride<16, 16, 16, 16, 1> t = pto::Stride<16, 16, 16, 16, 1>();
+    GlobalTensor<bfloat16_t, pto::Shape<1, 1, 1, 1, 16>, pto::Stride<16, 16, 16, 16, 1>, pto::Layout::ND> v =
+        GlobalTensor<bfloat16_t, pto::Shape<1, 1, 1, 1, 16>, pto::Stride<16, 16, 16, 16, 1>, pto::Layout::ND>(out, s, t);
+    GlobalTensor<
+        bfloat16_t, pto::Shape<1, 1, 1, 1, 16>, pto::Stride<16, 16, 16, 16, 1>, pto::Layout::ND>
+        w = GlobalTensor<
+            bfloat16_t, pto::Shape<1, 1, 1, 1, 16>, pto::Stride<16, 16, 16, 16, 1>, pto::Layout::ND>(in, s, t);
+    pto::comm::TPUT(v, w, tile);
+}
+"""
+
+
+def test_an_element_type_the_parser_reads_as_an_expression_is_still_a_type(tmp_path):
+    # in `GlobalTensor<bfloat16_t, ...>(ptr, ...)` the parser takes bfloat16_t for an expression
+    # (the call form): it was evaluated, became a param, and the tensor was refused
+    path = tmp_path / "k.cpp"
+    path.write_text(BF16_PUT)
+    sig = extract([str(path)], {}).sig_text
+    assert "buffer out[16];" in sig and "TPUT(out[0:16], in[0:16]);" in sig

@@ -109,15 +109,13 @@ def view(v: ir.View, nranks: int):
                 if len(r) == 0:
                     raise ModelError(f"slice {start}:{stop} of '{vname}' is empty", p[4])
                 ranges.append(r)
-        flats = [first]
-        for r, s in zip(ranges, strides):
-            flats = [f + i * s for f in flats for i in r]
+        flats = _flats(first, dims, ranges, strides)
         rank = None
         if at is not None:
             rank = at(L, c)
             if not 0 <= rank < nranks:
                 raise ModelError(f"rank {rank} is out of range (the spec has {nranks} ranks)", span)
-        return rank, tuple(flats)
+        return rank, flats
 
     if at is None and all(_constant(sel) for sel in v.selectors):
         try:
@@ -126,6 +124,26 @@ def view(v: ir.View, nranks: int):
         except ModelError:
             pass  # an out-of-bounds view is a run-time `error`, reported when executed
     return elements
+
+
+def _flats(first: int, dims, ranges: list, strides) -> range | tuple:
+    """The flat offsets of the selected elements in row-major order: a range when they are one
+    contiguous run (a whole buffer of millions of elements is then no list), else a tuple."""
+    run, k = 1, len(ranges)
+    while k > 0 and strides[k - 1] == run and ranges[k - 1] == range(dims[k - 1]):
+        k -= 1
+        run *= dims[k]
+    if k > 0 and strides[k - 1] == run and all(len(r) == 1 for r in ranges[:k - 1]):
+        r = ranges[k - 1]
+        if not isinstance(r, range) or r.step == 1:
+            start = first + sum(x[0] * s for x, s in zip(ranges[:k - 1], strides)) + r[0] * run
+            return range(start, start + len(r) * run)
+    if k == 0:
+        return range(first, first + run)
+    flats = [first]
+    for r, s in zip(ranges, strides):
+        flats = [f + i * s for f in flats for i in r]
+    return tuple(flats)
 
 
 def _constant(sel) -> bool:

@@ -126,6 +126,9 @@ class Process(NamedTuple):
     name: str
 
 
+MAX_ACCESS = 65536  # buffer elements one data statement may touch (each is listed in a trace)
+
+
 class Element(NamedTuple):
     signal: str
     index: tuple
@@ -823,10 +826,15 @@ class System:
         how many elements it touches."""
         r, offs = view_fn(L, ctx)
         r = self.rank_of(i) if r is None else r
+        if len(offs) > MAX_ACCESS:  # a trace lists each element of each access: keep that bounded
+            raise ModelError(f"a view of {len(offs)} elements of '{view.signal.name}'; one statement touches at most "
+                             f"{MAX_ACCESS} (the buffer may be larger)", view.span)
         g, first = self._grain[view.signal.name]
         base = r * self.D + first
         if g == 1:
             return [base + o for o in offs], len(offs)
+        if isinstance(offs, range) and offs.start % g == 0 and len(offs) % g == 0:  # one run of whole blocks
+            return list(range(base + offs.start // g, base + (offs.start + len(offs)) // g)), len(offs)
         out = [base + o // g for o in offs if o % g == 0]
         if len(out) * g != len(offs):  # model/grain.py promised whole blocks: never merge on a broken promise
             raise AssertionError(f"internal: {view.signal.name} accessed in part of a block of {g} at {view.span}")

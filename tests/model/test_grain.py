@@ -155,3 +155,14 @@ def test_an_access_to_part_of_a_block_brings_back_the_cap_with_its_location(tmp_
     assert "at most 65536 are explored" in err
     with pytest.raises(SpecErrors):
         compile_text(PRODUCER.replace("FENCE", "fence;").replace("TILE", "4097"))
+
+
+def test_one_statement_touches_at_most_65536_elements(tmp_path):
+    # the buffer may be far larger (blocks), but a trace lists every element of an access
+    spec = tmp_path / "big.sig"
+    spec.write_text("ranks 1;\nbuffer b[1000000];\nkernel { WRITE(b[0:500000]); READ(b[0:65536]); }\n")
+    code, out, _ = sigproof("check", spec)
+    assert code == 1
+    assert "error: rank 0 block 0: a view of 500000 elements of 'b'; one statement touches at most 65536" in out
+    spec.write_text("ranks 1;\nbuffer b[1000000];\nkernel { WRITE(b[0:65536]); READ(b[0:65536]); }\nexpect ok;\n")
+    assert sigproof("check", spec)[0] == 0

@@ -62,9 +62,9 @@ def check_program(program: Program, spec: str, options: Options = Options(), pro
     reduction = Reduction(system, symmetry=symmetry) if options.por else None
     reduce = reduction.ample if reduction is not None and reduction.enabled else None
     monitor, ex = _search(system, program, options, deadline, progress, reduce, symmetry)
-    if reduce is not None and (reduction.up_only or reduction.down_only) and "overflow" in monitor.found:
-        # Two AtomicAdds to an element that only ever grows (or shrinks) were taken as
-        # commuting, which holds as long as no such add overflows. One did: search again
+    if reduce is not None and reduction.commuting_adds and "overflow" in monitor.found:
+        # Two AtomicAdds of one sign to an element were taken as commuting, which holds as
+        # long as no such add overflows. One did: search again
         # with them dependent, so that the other verdicts cannot hide behind that overflow
         # (docs/trust.md, section 3a).
         reduce = Reduction(system, commute_adds=False, symmetry=symmetry).ample

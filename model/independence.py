@@ -72,7 +72,7 @@ class _Future:
     (the instruction itself included), as bitmasks of global positions."""
 
     __slots__ = ("rw", "w", "s", "m", "r_up", "r_down", "w_up", "w_down", "reads", "later", "lg", "now_r", "now_w",
-                 "info", "own", "gates", "gate")
+                 "info", "own", "gates", "gate", "launch_pcs")
 
     def __init__(self, n):
         self.rw = [0] * n  # any access
@@ -90,7 +90,8 @@ class _Future:
         #                        operand values or TOP)
         self.now_r = [0] * n  # the instruction's own reads
         self.now_w = [0] * n  # ... and writes
-        self.own = None  # a kernel block: {field: per instruction, its own masks} (before the suffix unions)
+        self.own = None  # {field: per instruction, its own masks} (before the suffix unions)
+        self.launch_pcs = ()  # a host: the `launch` instructions it may still reach (its kernel's footprint is not in `own`)
         self.gate = [False] * n  # a TWAIT that can be a gate (`Reduction._gated`): one element, or atomic, never faults
         self.gates = {}  # (pc, wait pc) -> the `_CONFLICT` masks of what is reachable from pc short of the wait
 
@@ -173,6 +174,9 @@ class Reduction:
         # the data mode (see the module's docstring): conflicts by element, whatever the values
         self.data = bool(p.buffers) or any(isinstance(x, _DATA) for c in (p.host, p.kernel) for x in c.instrs)
         self._not_up = self._not_down = 0  # elements some instruction writes otherwise than by an increase
+        self._adds_down = self._adds_up = 0  # elements some AtomicAdd may decrease (increase)
+        self._remote_not_up = self._remote_not_down = 0  # elements some process of another rank touches
+        #                                                  otherwise than by an AtomicAdd >= 0 (<= 0)
         self._not_set, self._set_values = 0, {}  # elements written otherwise than by a Set of one constant
         self.ghost = 0
         for p in s.ghost_positions:
@@ -213,6 +217,21 @@ class Reduction:
         everything = (1 << (s.R * s.E)) - 1
         self.up_only = everything & ~self._not_up if commute_adds else 0
         self.down_only = everything & ~self._not_down if commute_adds else 0
+        # elements every AtomicAdd of which increases (decreases) them, whatever else writes
+        # them: two such adds commute, but for which one overflows, while every other write
+        # (a Set, a reset) stays dependent with them (docs/trust.md, section 3a)
+        self.up_adds = everything & ~self._adds_down & ~self.ghost if commute_adds else 0
+        self.down_adds = everything & ~self._adds_up & ~self.ghost if commute_adds else 0
+        # ghost elements that the processes of other ranks only add to, all with one sign (a
+        # count of arrivals at a root): two such remote adds commute, but for which one
+        # overflows. Each ORs the same readers of the holder's rank into the element's mark
+        # (model/ghost.py `notified`: the readers are the holder's processes, which neither
+        # add moves), and neither replaces a notification. Everything of the holder's rank
+        # that touches the element stays dependent with them. Not in the data mode.
+        self.remote_adds = self.ghost & ((everything & ~self._remote_not_up) | (everything & ~self._remote_not_down)) \
+            if commute_adds and not self.data else 0
+        # whether some adds are taken to commute that an overflow would tell apart
+        self.commuting_adds = bool(self.up_only | self.down_only | self.up_adds | self.down_adds | self.remote_adds)
         # elements written only by AtomicAdds that can never overflow: any two adds commute
         # (asked only of those whose adds do not commute already)
         self.bounded_adds = an.bounded_adds(everything & ~(self.up_only | self.down_only))
@@ -228,6 +247,8 @@ class Reduction:
                            self._fut[("kernel", (i - self.R) // self.B, (i - self.R) % self.B)]
                            for i in range(self.n))
         self._instrs = (code.instrs, an.codes["kernel"].instrs)
+        self._rank_mask = tuple(((1 << s.E) - 1) << (r * s.E) for r in range(self.R))
+        self._host_barriers = any(isinstance(x, ir.HostBarrier) for x in code.instrs)
         self.reduced = 0  # states where a proper subset was kept
         self._refined: dict = {}  # (rank, block, launch id, pc, locals) -> _Future from there
         self._ways: dict = {}  # (block, launch id, pc, locals) -> the wait it surely reaches, or None
@@ -287,6 +308,7 @@ class Reduction:
         if f.own is not None:
             g.own = {name: [image(m) for m in col] for name, col in f.own.items()}
         g.gate = f.gate
+        g.launch_pcs = f.launch_pcs
         return g
 
     def _reachable(self, kind, r, b, start=None) -> _Future:
@@ -336,8 +358,21 @@ class Reduction:
             if start is None:
                 self._not_up |= w_up
                 self._not_down |= w_down
-        if start is not None and kind == "host" and any(
-                env is not None and isinstance(ins, ir.Launch) for ins, env in zip(code.instrs, envs)):
+                add = isinstance(ins, ir.Notify) and ins.op == ir.ATOMIC_ADD
+                if add:
+                    self._adds_down |= w_up
+                    self._adds_up |= w_down
+                remote = (fp.reads | fp.writes | touched) & ~(((1 << s.E) - 1) << (r * s.E))
+                if remote:
+                    values = A.evaluate(ins.value, env, ctx) if add and env is not None else A.TOP
+                    known = values is not A.TOP and values  # (a TWAIT or TTEST reads its own rank only)
+                    self._remote_not_up |= 0 if known and min(values) >= 0 else remote
+                    self._remote_not_down |= 0 if known and max(values) <= 0 else remote
+        f.own = {name: list(getattr(f, name)) for name in _CONFLICT}
+        if kind == "host":
+            f.launch_pcs = tuple(pc for pc, (ins, env) in enumerate(zip(code.instrs, envs))
+                                 if env is not None and isinstance(ins, ir.Launch))
+        if start is not None and kind == "host" and f.launch_pcs:
             # a launch is still ahead of this host: its kernel's footprint counts from here
             pc0, u = start[1], self._kernel_union[r]
             for name in _FIELDS:
@@ -345,8 +380,6 @@ class Reduction:
                     getattr(f, name)[pc0] |= u[name]
             f.later[pc0] = u["rw"]
             f.lg[pc0] = self.ghost & (((1 << s.E) - 1) << (r * s.E))
-        if kind == "kernel":
-            f.own = {name: list(getattr(f, name)) for name in _CONFLICT}
         changed = True
         while changed:
             changed = False
@@ -437,7 +470,6 @@ class Reduction:
         """A stubborn subset of `steps` (the enabled steps of `state`), or None for all of them."""
         if len(steps) < 2:
             return None
-        R = self.R
         procs = state.procs
         moving: dict[int, list] = {}
         for st in steps:
@@ -584,7 +616,8 @@ class Reduction:
         f = self._cur[i]
         ins = self._instrs[i >= self.R][pc]
         ghost = self.ghost
-        w_up = w_down = w_nop = w_set = w_any = r_up = r_down = r_any = 0
+        w_up = w_down = w_nop = w_set = w_any = r_up = r_down = r_any = w_remote = 0
+        remote_adds = self.remote_adds & ~self._rank_mask[i if i < self.R else (i - self.R) // self.B]
         barrier = ()
         notify = ins.__class__ is ir.Notify
         # a wait that completes, or a TTEST that holds now, keeps its outcome under increases
@@ -615,6 +648,8 @@ class Reduction:
                         w_up |= bit
                     else:
                         w_set |= bit
+                elif bit & remote_adds:
+                    w_remote |= bit
                 elif bit & ghost:
                     w_any |= bit
                 elif new > old:
@@ -663,7 +698,7 @@ class Reduction:
                 hit = self._standing[key] = self._still_touched(i, m_now, state.procs[i], state.launches, nxt,
                                                                 sts[0].next.launches)
             m_now = hit
-        return (w_up, w_down, w_nop, w_set, w_any, r_up, r_down, r_any, barrier, m_now, l_now)
+        return (w_up, w_down, w_nop, w_set, w_any, r_up, r_down, r_any, barrier, m_now, l_now, w_remote)
 
     def _still_touched(self, i: int, m_now: int, entry, launches, nxt, next_launches) -> int:
         """Of the ghost elements `m_now` that process i may read at `entry`, those whose
@@ -683,7 +718,6 @@ class Reduction:
                     [x[1:] for x in after if (x[0] >> q) & 1]:
                 keep |= 1 << q
         return keep
-        return (w_up, w_down, w_nop, w_set, w_any, r_up, r_down, r_any, barrier, m_now, l_now)
 
     def _reads_of(self, j: int, pc: int, written: int):
         """(facts, elements of `written` it reads) of each TWAIT / TTEST that process j may still
@@ -789,9 +823,54 @@ class Reduction:
         it may write it otherwise, or add without a bound known here): a block's AtomicAdds
         on its way (`_way`) when nothing it may do past the way's end writes q."""
         if k < self.R:
-            return None
+            return self._host_adds(k, q, procs[k], launches)
         _, adds, other, rest = self._way(k, procs[k], launches)
         return None if (other | rest) >> q & 1 else adds.get(q, 0)
+
+    def _host_adds(self, k: int, q: int, entry, launches) -> int | None:
+        """All that host k can add to element q before it reaches a host_barrier: the adds of
+        the blocks of the one launch it may start on the way (None: it may write q otherwise,
+        start more than one launch, or a block may write q otherwise). Asked only while no
+        host_barrier can complete before a kept process moves (`_choose`: every host is kept
+        with a joint barrier step, and any other seed is a running block or a host short of
+        a barrier), so what lies beyond the barrier cannot happen first."""
+        if not self._host_barriers or entry[1] < 0:
+            return None
+        region, _ = self._region(k, entry[0])
+        f = self._cur[k]
+        if any(f.own["w"][x] >> q & 1 for x in region):
+            return None
+        starts = [x for x in region if x in f.launch_pcs]
+        if not starts:
+            return 0
+        code = self.system.analysis.codes["host"]
+        if len(starts) > 1 or any(x in region and self._in_cycle(code, x, region) for x in starts):
+            return None
+        lid = launches[k] if launches else 0
+        after = launches[:k] + (lid + 1,) + launches[k + 1:] if launches else launches
+        total = 0
+        for j in range(self.R + k * self.B, self.R + (k + 1) * self.B):
+            first = self.system.start_of(j, lid)[0]
+            if first is None:
+                continue
+            _, adds, other, rest = self._way(j, first, after)
+            if (other | rest) >> q & 1:
+                return None
+            total += adds.get(q, 0)
+        return total
+
+    @staticmethod
+    def _in_cycle(code, x: int, region) -> bool:
+        """Whether instruction x lies on a cycle of the instructions `region`."""
+        seen, work = set(), [n for n in A.successors(code, x) if n in region]
+        while work:
+            n = work.pop()
+            if n == x:
+                return True
+            if n not in seen:
+                seen.add(n)
+                work.extend(m for m in A.successors(code, n) if m in region)
+        return False
 
     def _way(self, j: int, entry, launches) -> tuple:
         """The TWAITs (one element or atomic, that cannot fault) that block j meets on its way
@@ -855,11 +934,40 @@ class Reduction:
             other |= w
             pc = nxt
         if rest is None:  # stopped short of the end: whatever it may write from there
-            rest = self._cur[j].w[pc]
+            rest = self._refined_future("kernel", r, b, lid, entry).w[pc]
         hit = (tuple(out), adds, other, rest)
         if len(self._paths) > 200_000:
             self._paths.clear()
         self._paths[key] = hit
+        return hit
+
+    def _region(self, j: int, pc: int) -> tuple:
+        """(the instructions host j may reach from pc before it reaches a host_barrier, the
+        `_CONFLICT` masks of what it may do there, the kernel of every launch among them
+        included): all it can do while some other host has not arrived. Cached per future."""
+        f = self._cur[j]
+        hit = f.gates.get((pc, None))
+        if hit is not None:
+            return hit
+        instrs = self._instrs[0]
+        code = self.system.analysis.codes["host"]
+        own = f.own
+        masks = [0] * len(_CONFLICT)
+        seen = set() if isinstance(instrs[pc], ir.HostBarrier) else {pc}
+        work = list(seen)
+        while work:
+            q = work.pop()
+            for k, name in enumerate(_CONFLICT):
+                masks[k] |= own[name][q]
+            for nxt in A.successors(code, q):
+                if nxt not in seen and not isinstance(instrs[nxt], ir.HostBarrier):
+                    seen.add(nxt)
+                    work.append(nxt)
+        if any(x in seen for x in f.launch_pcs):  # its kernel runs before the barrier
+            u, E = self._kernel_union[j], self.system.E
+            for k, name in enumerate(_CONFLICT):
+                masks[k] |= u[name] if name != "lg" else self.ghost & (((1 << E) - 1) << (j * E))
+        hit = f.gates[(pc, None)] = (frozenset(seen), tuple(masks))
         return hit
 
     def _short_of(self, f: _Future, pc: int, w: int) -> tuple:
@@ -892,7 +1000,7 @@ class Reduction:
             fut[j] = (f.rw[pc], f.w[pc], f.s[pc], f.r_up[pc], f.r_down[pc], f.w_up[pc], f.w_down[pc], f.lg[pc])
         need_cache: dict[int, tuple] = {}
         memo: dict = {}  # per state: the writers of a mask of elements, a block's adds to an element
-        up_only, down_only, same_set, bounded = self.up_only, self.down_only, self.same_set, self.bounded_adds
+        up_adds, down_adds, same_set, bounded = self.up_adds, self.down_adds, self.same_set, self.bounded_adds
         data = self.data  # the data mode: an add conflicts with every read and every other kind of write
 
         def adds(k: int, q: int):
@@ -936,17 +1044,25 @@ class Reduction:
             pc = procs[i][0]
             own_host = (i - R) // B if i >= R else -1
             ins = self._instrs[i >= R][pc]
+            # Hosts past a host_barrier: no host_barrier can complete before i moves. i is a
+            # running block (its host stands at the launch's join) or a host short of a barrier,
+            # or else its step is the joint barrier step, which keeps every host anyway. So a
+            # host whose conflicting steps all lie beyond its next host_barrier is not needed
+            # for i (`_region`: what it may do before it arrives).
+            barriers = self._host_barriers
             out = []
             gated = []  # [j, conflicts, its gates or None]: j is needed unless one of its gates is kept
             if i in moving:
-                w_up, w_down, w_nop, w_set, w_any, r_up, r_down, r_any, barrier, m_now, l_now = touch[i]
+                w_up, w_down, w_nop, w_set, w_any, r_up, r_down, r_any, barrier, m_now, l_now, w_remote = touch[i]
 
                 def conflicts(j: int, masks: tuple) -> bool:
                     """Whether a step of j that touches `masks` may not commute with i's step."""
                     rw, w, s, fr_up, fr_down, fw_up, fw_down, lg = masks
                     return bool((w_any & (rw | lg))                          # an arbitrary write: anything
+                                or (w_remote & (rw | lg) & self._rank_mask[j if j < R else (j - R) // B])  # remote adds: the holder's rank
                                 or (l_now & s & ~same_set)                       # a launch: later overwrites
-                                or ((w_up & ~up_only) | (w_down & ~down_only)) & w & ~bounded  # adds: other writes
+                                or (((w_up & ~up_adds) & w | w_up & fw_up)      # adds: adds of the other sign,
+                                    | ((w_down & ~down_adds) & w | w_down & fw_down)) & ~bounded  # other writes
                                 or (w_nop & (w | (fr_up & fr_down)))             # a write of the same value
                                 or (r_any & w) or (r_up & fw_up) or (r_down & fw_down)  # reads: writes that matter
                                 or (data and ((w_up & (fr_up | fr_down | fw_up)) | (w_down & (fr_up | fr_down | fw_down))))
@@ -960,7 +1076,7 @@ class Reduction:
                     if j == i or j == own_host:
                         continue
                     if conflicts(j, fut[j]):
-                        if j < R and stuck(j, i):
+                        if j < R and (stuck(j, i) or barriers and not conflicts(j, self._region(j, procs[j][0])[1])):
                             continue
                         if j >= R:
                             gated.append([j, conflicts, None])  # its gates: asked only if it is not in anyway
@@ -992,6 +1108,8 @@ class Reduction:
                 reads = self._waiting_on(i, procs[i], launches) if ins.__class__ is ir.Wait else kinds[i].now_r[pc]
                 for j in running:
                     if j != i and j != own_host and reads & fut[j][1]:
+                        if j < R and barriers and not reads & self._region(j, procs[j][0])[1][1]:
+                            continue  # it writes them only beyond a host_barrier
                         out.append(j)
             hit = need_cache[i] = (tuple(out), (), tuple(gated))
             return hit

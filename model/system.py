@@ -983,19 +983,26 @@ class System:
         return tuple(Element(buf.name, buf.index_of(f), rank, f"{buf.element_name(f)}@{rank}")
                      for f in range(flat, flat + g))
 
+    def start_of(self, k: int, launch_id: int) -> tuple:
+        """(entry, events) of block process k when launch `launch_id` of its rank starts: where
+        its first local statements take it (None if they stop it), the same at every launch of
+        that number."""
+        start = self._starts.get((k, launch_id))
+        if start is None:
+            r, b = divmod(k - self.R, self.B)
+            first: list = []
+            entry = self._run(k, 0, [0] * self.program.kernel.nslots, (r, b, launch_id), first)
+            start = self._starts[(k, launch_id)] = (entry, tuple(first))
+        return start
+
     def _launch(self, state, r, instr, pc, L) -> Step:
         procs, sig, ghost, launches, _ = state
-        kernel = self.program.kernel
         launch_id = launches[r] if launches else 0
         new = list(procs)
         events: list = []
         for b in range(self.B):
             k = self.R + r * self.B + b
-            start = self._starts.get((k, launch_id))
-            if start is None:  # the block's first local statements, the same at every launch of that number
-                first: list = []
-                entry = self._run(k, 0, [0] * kernel.nslots, (r, b, launch_id), first)
-                start = self._starts[(k, launch_id)] = (entry, tuple(first))
+            start = self.start_of(k, launch_id)
             new[k] = start[0]
             events += start[1]
         new[r] = self._shared((pc + 1, 0, L))

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from oracles.agreement import compile_text, data_reduced_agrees, reduced_agrees
 from oracles.strategies import specs
 from oracles.strategies_data import data_por_specs, data_specs
+from oracles.strategies_launches import rooted_specs
 
 from checker.check import Options, check_file, check_program
 from model import System
@@ -48,6 +49,15 @@ def test_reduced_search_on_counters_of_both_signs(text):
 @given(specs())
 def test_reduced_search_with_atomic_tensor_waits(text):
     reduced_agrees(text, atomic_waits=True)
+
+
+@settings(FAST, max_examples=300)
+@given(rooted_specs())
+def test_reduced_search_on_rooted_multi_launch_protocols(text):
+    """Peers that count in at rank 0, over launches with host barriers and resets, each part
+    drawn with its usual bugs: hosts past a host_barrier, the adds a host can still make
+    before one, and AtomicAdds of one sign (a root's count, a remote count) that commute."""
+    reduced_agrees(text)
 
 
 SHIPPED = sorted((ROOT / "specs").glob("*.sig")) + sorted((ROOT / "bench" / "specs").glob("*.sig"))
@@ -142,6 +152,124 @@ def test_adds_that_overflow_are_judged_like_the_plain_search():
     assert "overflow" in plain.violated
     assert reduced.violated == plain.violated and reduced.stop is None
     assert Reduction(System(program)).up_only  # the counter is one that only grows
+
+
+WHICH_OVERFLOWS = """
+ranks 3;
+signal count = 2147483646;
+signal go;
+kernel {
+    if (rank == 1) {
+        TNOTIFY(count @ 0, 1, AtomicAdd);
+        TNOTIFY(go @ 0, 1, AtomicAdd);      // not reached when rank 1's add is the one that overflows
+    }
+    if (rank == 2) {
+        TNOTIFY(count @ 0, 1, AtomicAdd);
+    }
+    if (rank == 0) {
+        TWAIT(go, 1, GE);
+    }
+}
+"""
+RESET_AFTER = ("signal go;", "signal go;\nhost { launch; reset count; }")
+READ_BY_ROOT = ("        TWAIT(go, 1, GE);", "        TWAIT(go, 1, GE);\n        TWAIT(count, 7, NE);")
+
+
+@pytest.mark.parametrize("kind", ["only grows", "adds of one sign, and a reset", "remote adds to a watched count"])
+def test_which_add_overflows_decides_the_other_verdicts(kind):
+    # Two adds of 1 from ranks 1 and 2, one past INT32_MAX: if rank 1's overflows, it stops
+    # before it notifies rank 0, which then deadlocks. The reduction lets the adds commute
+    # (each class of commuting adds in turn), so it follows one order only; the overflow it
+    # finds sends the check back with the adds dependent, which finds the deadlock too.
+    text = WHICH_OVERFLOWS
+    if kind != "only grows":
+        text = text.replace(*RESET_AFTER)
+    if kind == "remote adds to a watched count":
+        text = text.replace(*READ_BY_ROOT)
+    program = compile_text(text)
+    reduction = Reduction(System(program))
+    count0 = 1 << 0  # count@0: the first element of rank 0
+    assert {"only grows": reduction.up_only, "adds of one sign, and a reset": reduction.up_adds & ~reduction.up_only,
+            "remote adds to a watched count": reduction.remote_adds}[kind] & count0
+    plain = check_program(program, "x.sig", Options(por=False, symmetry=False))
+    reduced = check_program(program, "x.sig", Options())
+    assert list(plain.violated) == ["deadlock", "overflow"]
+    assert reduced.violated == plain.violated and reduced.stop is None
+
+
+BOTH_SIGNS = """
+ranks 3;
+signal count = 2147483646;
+signal go;
+host { launch; reset count; }
+kernel {
+    if (rank == 1) {
+        TNOTIFY(count @ 0, -1, AtomicAdd);
+    }
+    if (rank == 2) {
+        TNOTIFY(count @ 0, 1, AtomicAdd);
+        TNOTIFY(count @ 0, 1, AtomicAdd);   // overflows only if rank 1 has not added yet
+    }
+    if (rank == 0) {
+        TWAIT(go, 1, GE);                   // nobody notifies: rank 0 never gets to its read
+        TWAIT(count, 7, NE);
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("watched", [True, False], ids=["watched count", "unwatched count"])
+def test_adds_of_both_signs_do_not_commute(watched):
+    # -1 from rank 1 and +1, +1 from rank 2: the overflow is there only if rank 2 adds twice
+    # before rank 1 adds. Adds of opposite signs must stay dependent (for a count a remote
+    # rank watches as for one nobody reads), else the reduction lets rank 1 go first and
+    # never sees the overflow.
+    text = BOTH_SIGNS if watched else BOTH_SIGNS.replace("        TWAIT(count, 7, NE);\n", "")
+    program = compile_text(text)
+    plain = check_program(program, "x.sig", Options(por=False, symmetry=False))
+    reduced = check_program(program, "x.sig", Options())
+    assert list(plain.violated) == ["deadlock", "overflow"]
+    assert reduced.violated == plain.violated and reduced.stop is None
+
+
+SET_BESIDE_ADD = """
+ranks 2;
+signal count;
+check clean_exit;
+kernel {
+    if (rank == 0) {
+        TNOTIFY(count @ 0, 0, Set);
+    } else {
+        TNOTIFY(count @ 0, 1, AtomicAdd);
+    }
+}
+"""
+RESET_BESIDE_ADD = """
+ranks 2;
+signal count;
+check clean_exit;
+host {
+    reset count;
+    launch;
+}
+kernel {
+    if (rank == 1) {
+        TNOTIFY(count @ 0, 1, AtomicAdd);
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("text", [SET_BESIDE_ADD, RESET_BESIDE_ADD], ids=["Set", "reset"])
+def test_an_add_stays_dependent_on_the_other_writes_of_its_counter(text):
+    # Adds of one sign commute with each other, not with a Set or a reset of their counter:
+    # the add after the Set (or the reset) leaves 1, a dirty exit; before it, 0
+    program = compile_text(text)
+    assert Reduction(System(program)).up_adds & 1  # count@0 is a counter of adds of one sign
+    plain = check_program(program, "x.sig", Options(por=False, symmetry=False))
+    reduced = check_program(program, "x.sig", Options())
+    assert list(plain.violated) == ["dirty_exit"]
+    assert reduced.violated == plain.violated
 
 
 # ---------------------------------------------------------------- the data mode

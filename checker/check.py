@@ -62,7 +62,7 @@ def check_program(program: Program, spec: str, options: Options = Options(), pro
     reduction = Reduction(system, symmetry=symmetry) if options.por else None
     reduce = reduction.ample if reduction is not None and reduction.enabled else None
     monitor, ex = _search(system, program, options, deadline, progress, reduce, symmetry)
-    if reduce is not None and reduction.commuting_adds and "overflow" in monitor.found:
+    if reduce is not None and "overflow" in monitor.found:
         # Two AtomicAdds of one sign to an element were taken as commuting, which holds as
         # long as no such add overflows. One did: search again
         # with them dependent, so that the other verdicts cannot hide behind that overflow

@@ -174,7 +174,6 @@ class Reduction:
         # the data mode (see the module's docstring): conflicts by element, whatever the values
         self.data = bool(p.buffers) or any(isinstance(x, _DATA) for c in (p.host, p.kernel) for x in c.instrs)
         self._not_up = self._not_down = 0  # elements some instruction writes otherwise than by an increase
-        self._adds_down = self._adds_up = 0  # elements some AtomicAdd may decrease (increase)
         self._remote_not_up = self._remote_not_down = 0  # elements some process of another rank touches
         #                                                  otherwise than by an AtomicAdd >= 0 (<= 0)
         self._not_set, self._set_values = 0, {}  # elements written otherwise than by a Set of one constant
@@ -217,11 +216,11 @@ class Reduction:
         everything = (1 << (s.R * s.E)) - 1
         self.up_only = everything & ~self._not_up if commute_adds else 0
         self.down_only = everything & ~self._not_down if commute_adds else 0
-        # elements every AtomicAdd of which increases (decreases) them, whatever else writes
-        # them: two such adds commute, but for which one overflows, while every other write
-        # (a Set, a reset) stays dependent with them (docs/trust.md, section 3a)
-        self.up_adds = everything & ~self._adds_down & ~self.ghost if commute_adds else 0
-        self.down_adds = everything & ~self._adds_up & ~self.ghost if commute_adds else 0
+        # two AtomicAdds of one sign to an element commute, but for which one overflows, whatever
+        # else writes it: every other write (a Set, a reset, an add of the other sign) stays
+        # dependent with them (docs/trust.md, section 3a). (A ghost element's adds are judged
+        # apart: `_touch` never counts them as increases or decreases.)
+        self.one_sign_adds = everything if commute_adds else 0
         # ghost elements that the processes of other ranks only add to, all with one sign (a
         # count of arrivals at a root): two such remote adds commute, but for which one
         # overflows. Each ORs the same readers of the holder's rank into the element's mark
@@ -230,8 +229,6 @@ class Reduction:
         # that touches the element stays dependent with them. Not in the data mode.
         self.remote_adds = self.ghost & ((everything & ~self._remote_not_up) | (everything & ~self._remote_not_down)) \
             if commute_adds and not self.data else 0
-        # whether some adds are taken to commute that an overflow would tell apart
-        self.commuting_adds = bool(self.up_only | self.down_only | self.up_adds | self.down_adds | self.remote_adds)
         # elements written only by AtomicAdds that can never overflow: any two adds commute
         # (asked only of those whose adds do not commute already)
         self.bounded_adds = an.bounded_adds(everything & ~(self.up_only | self.down_only))
@@ -359,9 +356,6 @@ class Reduction:
                 self._not_up |= w_up
                 self._not_down |= w_down
                 add = isinstance(ins, ir.Notify) and ins.op == ir.ATOMIC_ADD
-                if add:
-                    self._adds_down |= w_up
-                    self._adds_up |= w_down
                 remote = (fp.reads | fp.writes | touched) & ~(((1 << s.E) - 1) << (r * s.E))
                 if remote:
                     values = A.evaluate(ins.value, env, ctx) if add and env is not None else A.TOP
@@ -1000,7 +994,7 @@ class Reduction:
             fut[j] = (f.rw[pc], f.w[pc], f.s[pc], f.r_up[pc], f.r_down[pc], f.w_up[pc], f.w_down[pc], f.lg[pc])
         need_cache: dict[int, tuple] = {}
         memo: dict = {}  # per state: the writers of a mask of elements, a block's adds to an element
-        up_adds, down_adds, same_set, bounded = self.up_adds, self.down_adds, self.same_set, self.bounded_adds
+        one_sign, same_set, bounded = self.one_sign_adds, self.same_set, self.bounded_adds
         data = self.data  # the data mode: an add conflicts with every read and every other kind of write
 
         def adds(k: int, q: int):
@@ -1061,8 +1055,8 @@ class Reduction:
                     return bool((w_any & (rw | lg))                          # an arbitrary write: anything
                                 or (w_remote & (rw | lg) & self._rank_mask[j if j < R else (j - R) // B])  # remote adds: the holder's rank
                                 or (l_now & s & ~same_set)                       # a launch: later overwrites
-                                or (((w_up & ~up_adds) & w | w_up & fw_up)      # adds: adds of the other sign,
-                                    | ((w_down & ~down_adds) & w | w_down & fw_down)) & ~bounded  # other writes
+                                or ((w_up | w_down) & ~one_sign & w             # adds: any other write, or
+                                    | w_up & fw_up | w_down & fw_down) & ~bounded  # all but adds of one sign
                                 or (w_nop & (w | (fr_up & fr_down)))             # a write of the same value
                                 or (r_any & w) or (r_up & fw_up) or (r_down & fw_down)  # reads: writes that matter
                                 or (data and ((w_up & (fr_up | fr_down | fw_up)) | (w_down & (fr_up | fr_down | fw_down))))

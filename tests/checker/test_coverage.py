@@ -387,7 +387,7 @@ class Lossy:
     """A reduction that follows only the first enabled step: unsound, as a stand-in for a
     partial-order reduction that drops the only interleaving reaching a statement."""
 
-    enabled, commuting_adds = True, False
+    enabled = True
 
     def __init__(self, system, **kwargs):
         pass

@@ -1,6 +1,6 @@
 """Hypothesis strategy: root-and-peers protocols over several launches with host barriers.
 
-The shape of `bench/specs/root_multi_launch.sig` and of the field's epilogues: peers count in
+The shape of `specs/root_multi_launch.sig` and of the field's epilogues: peers count in
 at rank 0 with AtomicAdds, rank 0 waits for the count and releases them; between launches
 the hosts reset their signals, with host barriers around the resets. Each part is drawn
 with its usual bugs: a barrier left out or put on one rank only, a reset in the wrong

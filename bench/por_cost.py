@@ -30,8 +30,8 @@ CASES = [  # (label, spec, defines)
     ("loop-counting: vLLM all-reduce 8x4", "specs/field/vllm_allreduce.sig", {"N": 8, "B": 4}),
     ("value-counting: root EQ handshake N=16", "specs/root_eq_handshake.sig", {"N": 16}),
     ("value-counting: root EQ handshake N=64", "specs/root_eq_handshake.sig", {"N": 64}),
-    ("try-counting: TTEST ring K=16 N=4", "bench/specs/ttest_ring.sig", {"N": 4, "K": 16}),
-    ("try-counting: TTEST ring K=2 N=8", "bench/specs/ttest_ring.sig", {"N": 8, "K": 2}),
+    ("try-counting: TTEST ring K=16 N=4", "specs/ttest_ring.sig", {"N": 4, "K": 16}),
+    ("try-counting: TTEST ring K=2 N=8", "specs/ttest_ring.sig", {"N": 8, "K": 2}),
 ]
 
 

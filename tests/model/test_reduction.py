@@ -97,10 +97,15 @@ def test_the_reduction_pays_on_the_all_to_all_barrier():
     ("root_eq_handshake.sig", {"N": 16}, [], 93),
     ("bug_root_eq_last_peer.sig", {"N": 16}, ["deadlock"], 89),
     ("bug_root_multi_launch_reset_race.sig", {"N": 6, "L": 3}, ["deadlock", "lost_notification"], 8_340),
+    ("data_credit_pipeline.sig", {"N": 16, "I": 2}, [], 228),
+    ("bug_credit_before_read.sig", {"N": 16, "I": 2}, ["data_race"], 389),
+    ("ttest_ring.sig", {"N": 8, "K": 2}, [], 4_728),
+    ("bug_ttest_fallback_wrong_value.sig", {"N": 8, "K": 2}, ["deadlock"], 3_060),
 ], ids=lambda v: v if isinstance(v, str) else None)
-def test_root_and_peers_protocols_stay_small_at_their_bench_sizes(spec, params, violated, states):
-    # Pinned state counts of the field's root-and-peers shapes (issue 19's targets: N = 16);
-    # their verdicts at small sizes are compared with the plain search above. The reset race
+def test_field_shapes_stay_small_at_their_bench_sizes(spec, params, violated, states):
+    # Pinned state counts of the field's shapes at issue 19's target sizes (root and peers,
+    # N = 16; a data credit pipeline of 16 stages; a TTEST polling ring of 8 ranks); their
+    # verdicts at small sizes are compared with the plain search above. The reset race
     # is pinned at N = 6: it still grows about 16x per two peers (131,442 states at N = 8).
     reduced, = check_file(ROOT / "specs" / spec, params=params)
     assert sorted(reduced.violated) == violated and reduced.stop is None

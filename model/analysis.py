@@ -468,6 +468,7 @@ class Analysis:
         self._reachable_reads: dict = {}
         self._future: dict = {}
         self._launch_bound: dict = {}
+        self._steps: dict = {}  # (kind, rank, block, launch id) -> {(pc, locals): `_concrete_next`}
         self._rising: dict = {}
         self._bounded: dict = {}
 
@@ -514,9 +515,62 @@ class Analysis:
         these local values in launch `launch_id`: what it may still touch from there (a loop
         counter only goes on counting). The refined rows of the dependency table."""
         code = self.codes[kind]
-        ctx = self.ctx(kind, rank, block, launch_id if self.program.uses_launch_id else 0)
-        envs = interpret(code, ctx, pc, tuple(frozenset((v,)) for v in locals_), self._faults(ctx, rank))
+        lid = launch_id if self.program.uses_launch_id else 0
+        ctx = self.ctx(kind, rank, block, lid)
+        envs = self._unrolled_envs(self._stepper(kind, rank, block, lid), code, pc, locals_)
+        if envs is None:
+            envs = interpret(code, ctx, pc, tuple(frozenset((v,)) for v in locals_), self._faults(ctx, rank))
         return envs, [self.footprint(ins, env, ctx, rank) for ins, env in zip(code.instrs, envs)], ctx
+
+    def _stepper(self, kind: str, rank: int, block: int, launch_id):
+        """`_concrete_next` for one process in one launch, remembered per point: the unrolled
+        futures of neighbouring points (a loop counter one further) share most of their steps."""
+        key = (kind, rank, block, launch_id)
+        memo = self._steps.get(key)
+        if memo is None:
+            if sum(map(len, self._steps.values())) > 400_000:  # bounded memory on long runs
+                self._steps.clear()
+            memo = self._steps[key] = {}
+        code, ctx = self.codes[kind], self.ctx(kind, rank, block, launch_id)
+        concrete_next = self._concrete_next
+
+        def step(q: int, L: tuple):
+            out = memo.get((q, L), memo)
+            if out is memo:
+                out = memo[(q, L)] = concrete_next(code, ctx, rank, q, L)
+            return out
+
+        return step
+
+    def _unrolled_envs(self, step, code: ir.Code, pc: int, locals_: tuple, budget: int = 4096) -> list | None:
+        """The environments of `interpret` from (pc, locals_), but from the process's code
+        followed on its concrete locals (`_concrete_next`: both outcomes of a TTEST, every
+        value of a choice, every wait taken as completing), each point's values joined per
+        instruction. It over-approximates the runs as `interpret` does, at least as tightly
+        (no values of one slot paired with another's that no run pairs), and a loop counter
+        costs a step per value, not a pass per value over ever larger sets. None when a local
+        becomes unknown or the unrolling passes `budget` points: `interpret` then answers."""
+        seen = {(pc, locals_)}
+        work = [(pc, locals_)]
+        while work:
+            nexts = step(*work.pop())
+            if nexts is None:
+                return None
+            for nxt in nexts:
+                if nxt not in seen:
+                    if len(seen) >= budget:
+                        return None
+                    seen.add(nxt)
+                    work.append(nxt)
+        values: list = [None] * len(code.instrs)
+        for q, L in seen:
+            row = values[q]
+            if row is None:
+                row = values[q] = [set() for _ in L]
+            for slot, x in zip(row, L):
+                slot.add(x)
+        return [None if row is None else tuple(frozenset(v) if len(v) <= CAP else TOP for v in row)
+                for row in values]
 
     def _faults(self, ctx: dict, rank: int):
         """`faults(ins, env)` for interpret: a signal or data view that names no element it may
@@ -605,6 +659,7 @@ class Analysis:
         ctx = self.ctx(kind, rank, block, launch_id)
         p = self.program
         found: dict = {}  # (pc, positions) -> operand values
+        step = self._stepper(kind, rank, block, launch_id)
         seen = {(pc, locals_)}
         work = [(pc, locals_)]
 
@@ -635,7 +690,7 @@ class Analysis:
                         continue  # the read surely faults: the process stops
                     key = (q, m)
                     found[key] = found.get(key, frozenset()) | v
-                nexts = self._concrete_next(code, ctx, rank, q, L)
+                nexts = step(q, L)
                 if nexts is None:
                     return None
                 for nxt in nexts:

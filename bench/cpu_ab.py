@@ -39,6 +39,7 @@ CASES = (  # (name, spec, params, extra flags)
     ("TTEST ring N=8", "specs/ttest_ring.sig", {"N": 8, "K": 2}, []),
     ("TTEST ring tries K=16 N=4", "specs/ttest_ring.sig", {"N": 4, "K": 16}, []),
     ("root multi-launch N=8", "specs/root_multi_launch.sig", {"N": 8, "L": 3}, []),
+    ("root multi-launch N=10", "specs/root_multi_launch.sig", {"N": 10, "L": 3}, []),
     ("root EQ N=10", "specs/root_eq_handshake.sig", {"N": 10}, []),
     ("tile ring N=3 (tiles of 1024)", "bench/specs/tile_ring.sig", {"N": 3}, []),
     ("tile ring N=3 W=64 unreduced", "bench/specs/tile_ring.sig", {"N": 3, "W": 64}, ["--no-por", "--no-symmetry"]),
@@ -47,6 +48,7 @@ CASES = (  # (name, spec, params, extra flags)
     # first counterexample, depth-first: the spec's `expect` lines are left out (STRIP), so
     # that --fail-fast stops at the bug, as bench/run.py's dfs-ff rows do
     ("a2a reset N=24 DFS ff", "specs/bug_a2a_reset_after_wait.sig", {"N": 24}, ["STRIP", "--dfs", "--fail-fast"]),
+    ("a2a reset N=32 DFS ff", "specs/bug_a2a_reset_after_wait.sig", {"N": 32}, ["STRIP", "--dfs", "--fail-fast"]),
     ("cross-reuse N=16 DFS ff", "specs/bug_two_level_cross_reuse.sig", {"N": 16, "B": 2, "P": 2},
      ["STRIP", "--dfs", "--fail-fast"]),
 )

@@ -400,7 +400,7 @@ class _Export:
                 holds = " && ".join(f"({k} >= {count} || {r})" for k, r in enumerate(reads))
             holds = f"({holds})"
             effect = ["if", f":: {holds} -> {done}",
-                      f":: else -> " + (f"{dest} = 0; {q.pc} = {pc + 1}" if is_test else "skip"), "fi"]
+                      ":: else -> " + (f"{dest} = 0; {q.pc} = {pc + 1}" if is_test else "skip"), "fi"]
             guard = f"{at}" if is_test else f"{at} && ({fault or '0'} || {holds})"
             return _dstep([f"{guard} ->"] + _guarded(fault, stop, effect) + after)
         read = f"sig[{pos(q.idx)}] {cmp} {value}"

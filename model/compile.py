@@ -72,7 +72,6 @@ def _array_read(e: ir.ArrayRead) -> Fn:
 
 def view(v: ir.View, nranks: int):
     """`elements(L, ctx) -> (rank or None, flat offsets)` for a view (constant views precomputed)."""
-    sig = v.signal
     vname, dims, strides, first = v.shape()
     parts = []
     for sel in v.selectors:

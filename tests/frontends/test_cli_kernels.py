@@ -366,7 +366,7 @@ def test_a_kernel_program_is_born_at_the_kernels_lines():
 
     from checker.check import check_program
     from checker.kernels import Origins, born_at, cited
-    from checker.result import Assumed, Result
+    from checker.result import Assumed
     from model import compile_spec, parse
     from model.errors import Span, SpecError, SpecErrors, SpecWarning
 

@@ -798,7 +798,7 @@ class Reduction:
                 continue  # it may pass now
             before = f.gates.get((pc, w))
             if before is None:
-                before = f.gates[(pc, w)] = self._short_of(f, pc, w)
+                before = f.gates[(pc, w)] = tuple(self._short_of(f, "kernel", pc, w.__eq__)[1])
             if before[1] & positions or conflicts(j, before):
                 continue
             out.append((frozenset(k for k in self._writers(positions, running, fut, memo) if k != j), None, 0))
@@ -944,19 +944,7 @@ class Reduction:
         if hit is not None:
             return hit
         instrs = self._instrs[0]
-        code = self.system.analysis.codes["host"]
-        own = f.own
-        masks = [0] * len(_CONFLICT)
-        seen = set() if isinstance(instrs[pc], ir.HostBarrier) else {pc}
-        work = list(seen)
-        while work:
-            q = work.pop()
-            for k, name in enumerate(_CONFLICT):
-                masks[k] |= own[name][q]
-            for nxt in A.successors(code, q):
-                if nxt not in seen and not isinstance(instrs[nxt], ir.HostBarrier):
-                    seen.add(nxt)
-                    work.append(nxt)
+        seen, masks = self._short_of(f, "host", pc, lambda q: isinstance(instrs[q], ir.HostBarrier))
         if any(x in seen for x in f.launch_pcs):  # its kernel runs before the barrier
             u, E = self._kernel_union[j], self.system.E
             for k, name in enumerate(_CONFLICT):
@@ -964,23 +952,23 @@ class Reduction:
         hit = f.gates[(pc, None)] = (frozenset(seen), tuple(masks))
         return hit
 
-    def _short_of(self, f: _Future, pc: int, w: int) -> tuple:
-        """The `_CONFLICT` masks of what a block may do from pc before it reaches instruction w
-        (every instruction reachable from pc on a path that does not pass w)."""
-        code = self.system.analysis.codes["kernel"]
+    def _short_of(self, f: _Future, kind: str, pc: int, stop) -> tuple[frozenset, list]:
+        """(the instructions a process of `kind` with future f may reach from pc on paths that
+        enter no instruction q with `stop(q)`, the `_CONFLICT` masks of what it may do there)."""
+        code = self.system.analysis.codes[kind]
         own = f.own
         masks = [0] * len(_CONFLICT)
-        seen = {pc} if pc != w else set()
+        seen = set() if stop(pc) else {pc}
         work = list(seen)
         while work:
             q = work.pop()
             for k, name in enumerate(_CONFLICT):
                 masks[k] |= own[name][q]
             for nxt in A.successors(code, q):
-                if nxt != w and nxt not in seen:
+                if nxt not in seen and not stop(nxt):
                     seen.add(nxt)
                     work.append(nxt)
-        return tuple(masks)
+        return frozenset(seen), masks
 
     def _choose(self, procs, moving, touch, nsteps, values, launches):
         """The processes of the smallest stubborn set found (one seed per moving process), or

@@ -163,12 +163,17 @@ kernel {
 """
 
 
+def plain_and_reduced(program):
+    """The program's results without and with the reductions."""
+    return (check_program(program, "x.sig", Options(por=False, symmetry=False)),
+            check_program(program, "x.sig", Options()))
+
+
 def test_adds_that_overflow_are_judged_like_the_plain_search():
     # AtomicAdds to an only-growing counter are taken to commute until one overflows; then
     # the check runs again with them dependent, so the other verdicts are those of the plain search
     program = compile_text(OVERFLOW)
-    plain = check_program(program, "x.sig", Options(por=False, symmetry=False))
-    reduced = check_program(program, "x.sig", Options())
+    plain, reduced = plain_and_reduced(program)
     assert "overflow" in plain.violated
     assert reduced.violated == plain.violated and reduced.stop is None
     assert Reduction(System(program)).up_only  # the counter is one that only grows
@@ -211,8 +216,7 @@ def test_which_add_overflows_decides_the_other_verdicts(kind):
     count0 = 1 << 0  # count@0: the first element of rank 0
     classes = {"only grows": reduction.up_only & count0, "remote adds to a watched count": reduction.remote_adds & count0}
     assert [k for k, v in classes.items() if v] == ([kind] if kind in classes else [])  # else: one sign, and a reset
-    plain = check_program(program, "x.sig", Options(por=False, symmetry=False))
-    reduced = check_program(program, "x.sig", Options())
+    plain, reduced = plain_and_reduced(program)
     assert list(plain.violated) == ["deadlock", "overflow"]
     assert reduced.violated == plain.violated and reduced.stop is None
 
@@ -246,8 +250,7 @@ def test_adds_of_both_signs_do_not_commute(watched):
     # never sees the overflow.
     text = BOTH_SIGNS if watched else BOTH_SIGNS.replace("        TWAIT(count, 7, NE);\n", "")
     program = compile_text(text)
-    plain = check_program(program, "x.sig", Options(por=False, symmetry=False))
-    reduced = check_program(program, "x.sig", Options())
+    plain, reduced = plain_and_reduced(program)
     assert list(plain.violated) == ["deadlock", "overflow"]
     assert reduced.violated == plain.violated and reduced.stop is None
 
@@ -286,8 +289,7 @@ def test_an_add_stays_dependent_on_the_other_writes_of_its_counter(text):
     # the add after the Set (or the reset) leaves 1, a dirty exit; before it, 0
     program = compile_text(text)
     assert not Reduction(System(program)).up_only & 1  # count@0 is written otherwise than by its adds
-    plain = check_program(program, "x.sig", Options(por=False, symmetry=False))
-    reduced = check_program(program, "x.sig", Options())
+    plain, reduced = plain_and_reduced(program)
     assert list(plain.violated) == ["dirty_exit"]
     assert reduced.violated == plain.violated
 

@@ -6,8 +6,8 @@ checkouts side by side: before/after figures of a change on a shared machine.
 Each checkout is a folder with model/ and checker/ (a `git worktree add` of a commit); it is
 run as `python -m checker check ...` with PYTHONPATH set to it, so both use this Python's
 installed dependencies. The cases alternate between the two checkouts, K times each; the
-table gives the smallest CPU time of each (CPU time, not wall time: the machine is shared).
-States and verdicts must agree; a row where they differ says so.
+table gives the smallest CPU time of each (CPU time, not wall time: the machine is shared)
+and the smallest peak resident memory (MiB, of the child alone). States and verdicts must agree; a row where they differ says so.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -41,6 +40,8 @@ CASES = (  # (name, spec, params, extra flags)
     ("root multi-launch N=8", "specs/root_multi_launch.sig", {"N": 8, "L": 3}, []),
     ("root multi-launch N=10", "specs/root_multi_launch.sig", {"N": 10, "L": 3}, []),
     ("root EQ N=10", "specs/root_eq_handshake.sig", {"N": 10}, []),
+    ("epoch barrier N=32", "specs/field/epoch_barrier.sig", {"N": 32}, []),
+    ("DeepEP barrier_block N=32", "specs/field/deepep_barrier.sig", {"N": 32}, []),
     ("tile ring N=3 (tiles of 1024)", "bench/specs/tile_ring.sig", {"N": 3}, []),
     ("tile ring N=3 W=64 unreduced", "bench/specs/tile_ring.sig", {"N": 3, "W": 64}, ["--no-por", "--no-symmetry"]),
     ("two-level ghost 3x2 unreduced", "specs/two_level_barrier.sig", {"N": 3, "B": 2, "P": 1},
@@ -55,7 +56,7 @@ CASES = (  # (name, spec, params, extra flags)
 
 
 def run(checkout: str, case) -> tuple[float, int | None, str]:
-    """(CPU seconds, states, verdict) of one case on one checkout."""
+    """(CPU seconds, peak resident MiB, states, verdict) of one case on one checkout."""
     name, spec, params, extra = case
     if "STRIP" in extra:  # a copy of the spec without its `expect` lines
         text = open(os.path.join(checkout, spec), encoding="utf-8").read()
@@ -66,15 +67,20 @@ def run(checkout: str, case) -> tuple[float, int | None, str]:
     cmd = [sys.executable, "-m", "checker", "check", spec, "-j", "1", "--format", "json", "--no-timing", *extra]
     for k, v in params.items():
         cmd += ["-D", f"{k}={v}"]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    p = subprocess.run(cmd, cwd=checkout, env=dict(os.environ, PYTHONPATH=checkout), capture_output=True, text=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        p = subprocess.Popen(cmd, cwd=checkout, env=dict(os.environ, PYTHONPATH=checkout), stdout=out, stderr=err)
+        _, _, usage = os.wait4(p.pid, 0)  # this child's own CPU time and peak resident memory
+        p.returncode = 0
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read().decode(), err.read().decode()
+    cpu = usage.ru_utime + usage.ru_stime
+    mib = usage.ru_maxrss / 1024
     try:
-        r = json.loads(p.stdout)["results"][0]
-        return cpu, r["stats"]["states"], ",".join(r["violated"]) or "ok"
+        r = json.loads(stdout)["results"][0]
+        return cpu, mib, r["stats"]["states"], ",".join(r["violated"]) or "ok"
     except (ValueError, KeyError, IndexError):
-        return cpu, None, "error: " + p.stderr.strip()[-200:]
+        return cpu, mib, None, "error: " + stderr.strip()[-200:]
 
 
 def main() -> None:
@@ -84,7 +90,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", default=None, help="only the cases whose name contains this text")
     args = ap.parse_args()
-    print(f"{'case':32s} {'states':>8} {'before s':>9} {'after s':>8}  ratio  verdict")
+    print(f"{'case':32s} {'states':>8} {'before s':>9} {'after s':>8}  ratio {'MiB before':>10} {'after':>6}  verdict")
     for case in CASES:
         if args.only and args.only not in case[0]:
             continue
@@ -93,8 +99,10 @@ def main() -> None:
             a.append(run(args.before, case))
             b.append(run(args.after, case))
         ca, cb = min(x[0] for x in a), min(x[0] for x in b)
-        same = "" if a[0][1:] == b[0][1:] else f"  DIFFERS: {a[0][1:]} vs {b[0][1:]}"
-        print(f"{case[0]:32s} {b[0][1]!s:>8} {ca:9.2f} {cb:8.2f}  {cb / ca:5.2f}  {b[0][2]}{same}", flush=True)
+        ma, mb = min(x[1] for x in a), min(x[1] for x in b)
+        same = "" if a[0][2:] == b[0][2:] else f"  DIFFERS: {a[0][2:]} vs {b[0][2:]}"
+        print(f"{case[0]:32s} {b[0][2]!s:>8} {ca:9.2f} {cb:8.2f}  {cb / ca:5.2f} {ma:10.0f} {mb:6.0f}  {b[0][3]}{same}",
+              flush=True)
 
 
 if __name__ == "__main__":

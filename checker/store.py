@@ -11,13 +11,16 @@ part are few next to the states (a process has a handful of distinct (pc, idx, l
 entries; the signal vectors of a run number in the thousands where the states number in
 the millions), so the codec interns them: a packed state is one id per process entry (1, 2
 or 4 bytes: the width grows when the entry table does) and two 32-bit ids, one for the
-signal vector and one for (ghost, launches, hb). Decoding gives back an equal State built
-from the interned parts. The ids depend on the order in which parts were first seen, so a
-packed state means something only to the codec of its own run. Parts are found by object
-id before they are hashed (the model shares one object per distinct process entry; a signal
-vector is found by id when it is the one the codec keeps, which every unpacked state shares,
-by value otherwise); the codec keeps those objects alive, so an object id it knows is never
-reused.
+signal vector and one for (ghost, launches, hb). A signal vector is itself kept as the ids
+of its chunks (`chunk` elements each: the explorer cuts it per rank, and a rank's elements
+take few distinct values even where the vectors are many), 4 bytes per chunk, not as the
+vector. Decoding gives back an equal State built from the interned parts. The ids depend on
+the order in which parts were first seen, so a packed state means something only to the
+codec of its own run. Parts are found by object id before they are hashed (the model
+shares one object per distinct process entry; a signal vector is found by id when it is one
+that the codec decoded lately and still holds, which the successors of a decoded state
+share, by value otherwise); the codec keeps those objects alive while it knows their ids,
+so an object id it knows is never reused.
 
 ExactStore keeps every packed state (one bytearray, fixed width) with an open-addressing
 index of 32-bit slots over it: about width + 8 bytes per state, and no state is ever
@@ -32,6 +35,7 @@ from __future__ import annotations
 import struct
 from array import array
 from functools import partial
+from itertools import chain
 from hashlib import blake2b
 
 from model.system import State
@@ -45,23 +49,30 @@ _WIDTHS = ("B", "H", "I")  # entry ids: 1, 2, then 4 bytes
 _EMPTY = -1
 _MIN_SLOTS = 1 << 10
 MAX_ALIASES = 1 << 16  # objects the codec keeps alive to look them up by object id
+RECENT_ELEMENTS = 1 << 16  # signal elements of the decoded vectors the codec holds (and knows by id)
 _NOTHING = ((), (), ())  # no ghost, launch counts or clocks (the common case, not hashed)
 
 
 class StateCodec:
     """States <-> packed byte strings of one run (interned parts, see the module docstring).
     `wide=True` fixes 4-byte entry ids from the start, so a key never changes width (the
-    fingerprint store needs that: it cannot re-pack what it no longer holds)."""
+    fingerprint store needs that: it cannot re-pack what it no longer holds). `chunk`: the
+    signal vector is interned in chunks of that many elements (0: whole)."""
 
-    def __init__(self, nprocs: int, wide: bool = False):
+    def __init__(self, nprocs: int, wide: bool = False, chunk: int = 0):
         self.nprocs = nprocs
+        self._chunk = chunk
+        self._slices: list | None = None  # the chunks of a vector (made at the first vector)
         self._entry_id: dict = {None: 0}
         self._entries: list = [None]
         self._by_id: dict = {id(None): 0}  # object id -> entry id, for the objects in _kept (and None)
-        self._sig_by_id: dict = {}  # object id -> signal vector id, for the vectors in _sigs
+        self._sig_by_id: dict = {}  # object id -> signal vector id, for the vectors in _recent
+        self._recent: dict = {}  # signal vector id -> the vector, for those decoded lately (oldest first)
         self._kept: list = []  # the objects whose ids those hold, kept alive so that no other object gets them
-        self._sig_id: dict = {}
-        self._sigs: list = []
+        self._chunk_id: dict = {}  # a chunk of a signal vector -> its id
+        self._chunks: list = []
+        self._sig_id: dict = {}  # a signal vector's chunk ids (bytes) -> its id
+        self._sigs: list = []  # signal vector id -> its chunk ids (bytes)
         self._rest_id: dict = {}
         self._rests: list = []
         self.generation = 0  # bumped when the entry width grows (keys packed before must be re-packed)
@@ -99,17 +110,53 @@ class StateCodec:
         sig = state[1]
         s = self._sig_by_id.get(id(sig))
         if s is None:
-            s = self._sig_id.get(sig)
-            if s is None:  # a new vector: _sigs keeps it alive, and unpacked states share it
-                s = self._sig_id[sig] = len(self._sigs)
-                self._sigs.append(sig)
-                self._sig_by_id[id(sig)] = s
+            s = self._vector(sig)
         rest = (state[2], state[3], state[4]) if state[2] or state[3] or state[4] else _NOTHING
         r = self._rest_id.get(rest)
         if r is None:
             r = self._rest_id[rest] = len(self._rests)
             self._rests.append(rest)
         return self._struct.pack(*e, s, r)
+
+    def _vector(self, sig: tuple) -> int:
+        """The id of a signal vector, by value (its chunks interned)."""
+        slices = self._slices
+        if slices is None:
+            # the last chunk runs to the end: the chunks of any vector give back exactly that vector
+            starts = list(range(0, len(sig), self._chunk or len(sig) or 1)) or [0]
+            slices = self._slices = [slice(a, b) for a, b in zip(starts, starts[1:] + [None])]
+        chunk_id = self._chunk_id
+        try:
+            ids = array("I", map(chunk_id.__getitem__, map(sig.__getitem__, slices)))
+        except KeyError:
+            ids = array("I")
+            for part in map(sig.__getitem__, slices):
+                k = chunk_id.get(part)
+                if k is None:
+                    k = chunk_id[part] = len(self._chunks)
+                    self._chunks.append(part)
+                ids.append(k)
+        key = ids.tobytes()
+        s = self._sig_id.get(key)
+        if s is None:
+            s = self._sig_id[key] = len(self._sigs)
+            self._sigs.append(key)
+        return s
+
+    def _signals(self, s: int) -> tuple:
+        """Signal vector `s`, rebuilt from its chunks; the latest few are held and known by id."""
+        recent = self._recent
+        sig = recent.pop(s, None)
+        if sig is None:
+            ids = array("I")
+            ids.frombytes(self._sigs[s])
+            sig = self._chunks[ids[0]] if len(ids) == 1 else tuple(chain.from_iterable(map(self._chunks.__getitem__, ids)))
+            self._sig_by_id[id(sig)] = s
+            if len(recent) * len(sig) >= RECENT_ELEMENTS and len(recent) >= 4:
+                old = recent.pop(next(iter(recent)))
+                del self._sig_by_id[id(old)]
+        recent[s] = sig
+        return sig
 
     def _alias(self, p) -> int:
         k = self._by_id.get(id(p))
@@ -127,7 +174,7 @@ class StateCodec:
         n = self.nprocs
         entries = self._entries
         ghost, launches, hb = self._rests[fields[n + 1]]
-        return _new_state((tuple(map(entries.__getitem__, fields[:n])), self._sigs[fields[n]], ghost, launches, hb))
+        return _new_state((tuple(map(entries.__getitem__, fields[:n])), self._signals(fields[n]), ghost, launches, hb))
 
 
 class ExactStore:
@@ -294,10 +341,10 @@ def collision_bound(n: int, bits: int = 64) -> float:
     return min(1.0, n * (n - 1) / 2 / 2.0**bits)
 
 
-def make_store(kind: str, nprocs: int):
-    """A fresh store and its codec."""
+def make_store(kind: str, nprocs: int, chunk: int = 0):
+    """A fresh store and its codec (signal vectors interned in chunks of `chunk` elements)."""
     if kind == "exact":
-        return ExactStore(StateCodec(nprocs))
+        return ExactStore(StateCodec(nprocs, chunk=chunk))
     if kind == "fingerprint":
-        return FingerprintStore(StateCodec(nprocs, wide=True))
+        return FingerprintStore(StateCodec(nprocs, wide=True, chunk=chunk))
     raise ValueError(f"unknown store {kind!r} (one of {', '.join(STORES)})")

@@ -99,6 +99,7 @@ class _Future:
 _FIELDS = ("rw", "w", "s", "m", "r_up", "r_down", "w_up", "w_down", "reads")
 _CONFLICT = ("rw", "w", "s", "r_up", "r_down", "w_up", "w_down", "lg")  # the masks a conflict is judged on
 _POSITIONS = ("rw", "w", "s", "m", "r_up", "r_down", "w_up", "w_down", "later", "lg", "now_r", "now_w")  # masks of elements
+_COLUMNS = _POSITIONS + ("reads", "info", "gate")  # the per-instruction lists of a _Future
 _UP, _DOWN = RISING_CMPS, FALLING_CMPS
 
 
@@ -248,6 +249,7 @@ class Reduction:
         self._host_barriers = any(isinstance(x, ir.HostBarrier) for x in code.instrs)
         self.reduced = 0  # states where a proper subset was kept
         self._refined: dict = {}  # (rank, block, launch id, pc, locals) -> _Future from there
+        self._columns: dict = {}  # a column of a refined future -> the one object kept for it (`_shared`)
         self._ways: dict = {}  # (block, launch id, pc, locals) -> the wait it surely reaches, or None
         self._paths: dict = {}  # (block, launch id, pc, locals) -> `_way`
         self._waits: dict = {}  # (process, launch count, pc, locals) -> what its blocked TWAIT reads
@@ -273,13 +275,26 @@ class Reduction:
         if hit is None:
             if len(self._refined) > 200_000:  # bounded memory on long runs
                 self._refined.clear()
+                self._columns.clear()
             if self.symmetry is not None and r:
                 base = self._refined_future(kind, 0, b, lid, self.symmetry.renamed(entry, kind == "host", -r))
                 hit = self._image(base, r)
             else:
                 hit = self._reachable(kind, r, b, (lid, entry[0], entry[2]))
-            self._refined[key] = hit
+            self._refined[key] = self._shared(hit)
         return hit
+
+    def _shared(self, f: _Future) -> _Future:
+        """`f` with each column (per instruction: a mask, a read's facts) frozen and shared with
+        the equal columns of the other refined futures: they are few (a tenth on the epoch
+        barrier at 32 ranks) where the futures are many, and none changes once made."""
+        same = self._columns.setdefault
+        for name in _COLUMNS:
+            col = tuple(getattr(f, name))
+            setattr(f, name, same(col, col))
+        if f.own is not None:
+            f.own = {name: same(tuple(col), tuple(col)) for name, col in f.own.items()}
+        return f
 
     def _image(self, f: _Future, r: int) -> _Future:
         """Rank 0's future `f` renamed onto rank r: every element through the rotation by r

@@ -411,6 +411,7 @@ class Symmetry:
         self.rel_ghost = [tuple(gidx[self.rot[r][system.ghost_positions[g]]] for g in g0) for r in range(R)] \
             if self.ghost_ok else []
         self.rel_procs = [(r,) + tuple(R + r * B + b for b in range(B)) for r in range(R)]
+        self._same: dict = {None: None}  # a renamed process entry -> the one object kept for it
 
     def describe(self) -> str:
         return f"rotation of the {self.R} ranks"
@@ -459,7 +460,9 @@ class Symmetry:
         R = self.R
         procs = state.procs
         pinv = self.pinv[k]
-        new_procs = tuple(self._entry(procs[pinv[i]], pinv[i] < R, k) for i in range(len(procs)))
+        # one object per distinct renamed entry (the stores find entries by object id first)
+        same = self._same.setdefault
+        new_procs = tuple(same(e, e) for e in (self._entry(procs[pinv[i]], pinv[i] < R, k) for i in range(len(procs))))
         sig = state.signals
         new_sig = tuple(sig[j] for j in self.inv[k])
         ghost = state.ghost

@@ -17,9 +17,9 @@ take few distinct values even where the vectors are many), 4 bytes per chunk, no
 vector. Decoding gives back an equal State built from the interned parts. The ids depend on
 the order in which parts were first seen, so a packed state means something only to the
 codec of its own run. Parts are found by object id before they are hashed (the model
-shares one object per distinct process entry; a signal vector is found by id when it is one
-that the codec decoded lately and still holds, which the successors of a decoded state
-share, by value otherwise); the codec keeps those objects alive while it knows their ids,
+shares one object per distinct process entry; a signal vector kept whole is found by id when
+it is the one the codec keeps, a chunked one when the codec decoded it lately and still
+holds it, which the successors of a decoded state share; by value otherwise); the codec keeps those objects alive while it knows their ids,
 so an object id it knows is never reused.
 
 ExactStore keeps every packed state (one bytearray, fixed width) with an open-addressing
@@ -71,8 +71,8 @@ class StateCodec:
         self._kept: list = []  # the objects whose ids those hold, kept alive so that no other object gets them
         self._chunk_id: dict = {}  # a chunk of a signal vector -> its id
         self._chunks: list = []
-        self._sig_id: dict = {}  # a signal vector's chunk ids (bytes) -> its id
-        self._sigs: list = []  # signal vector id -> its chunk ids (bytes)
+        self._sig_id: dict = {}  # a signal vector's chunk ids (bytes) -> its id (chunk 0: the vector -> its id)
+        self._sigs: list = []  # signal vector id -> its chunk ids (bytes) (chunk 0: the vector)
         self._rest_id: dict = {}
         self._rests: list = []
         self.generation = 0  # bumped when the entry width grows (keys packed before must be re-packed)
@@ -110,7 +110,14 @@ class StateCodec:
         sig = state[1]
         s = self._sig_by_id.get(id(sig))
         if s is None:
-            s = self._vector(sig)
+            if self._chunk:
+                s = self._vector(sig)
+            else:  # whole vectors: kept as they are, and known by id for good
+                s = self._sig_id.get(sig)
+                if s is None:
+                    s = self._sig_id[sig] = len(self._sigs)
+                    self._sigs.append(sig)
+                    self._sig_by_id[id(sig)] = s
         rest = (state[2], state[3], state[4]) if state[2] or state[3] or state[4] else _NOTHING
         r = self._rest_id.get(rest)
         if r is None:
@@ -145,12 +152,14 @@ class StateCodec:
 
     def _signals(self, s: int) -> tuple:
         """Signal vector `s`, rebuilt from its chunks; the latest few are held and known by id."""
+        if not self._chunk:
+            return self._sigs[s]
         recent = self._recent
         sig = recent.pop(s, None)
         if sig is None:
             ids = array("I")
             ids.frombytes(self._sigs[s])
-            sig = self._chunks[ids[0]] if len(ids) == 1 else tuple(chain.from_iterable(map(self._chunks.__getitem__, ids)))
+            sig = tuple(chain.from_iterable(map(self._chunks.__getitem__, ids)))
             self._sig_by_id[id(sig)] = s
             if len(recent) * len(sig) >= RECENT_ELEMENTS and len(recent) >= 4:
                 old = recent.pop(next(iter(recent)))

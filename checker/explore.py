@@ -163,8 +163,10 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
     init, init_events = system.initial()
     if symmetry is not None:
         init = symmetry.canon(init)
-    # long signal vectors are interned a rank's elements at a time (short ones whole: cheaper)
-    visited = make_store(store, system.nprocs, chunk=system.E if system.R * system.E >= 256 else 0)
+    # long signal vectors and ghost marks are interned a rank's worth at a time (short ones whole:
+    # cheaper)
+    visited = make_store(store, system.nprocs, chunk=system.E if system.R * system.E >= 256 else 0,
+                         ghost_chunk=-(-system.G // system.R) if system.G >= 256 else 0)
     # the one place a state becomes its store key (a canonicalisation, e.g. under symmetry,
     # goes here); a key is added or looked up right after it is made
     codec = visited.codec

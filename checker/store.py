@@ -14,7 +14,7 @@ or 4 bytes: the width grows when the entry table does) and two 32-bit ids, one f
 signal vector and one for (ghost, launches, hb). A signal vector is itself kept as the ids
 of its chunks (`chunk` elements each: the explorer cuts it per rank, and a rank's elements
 take few distinct values even where the vectors are many), 4 bytes per chunk, not as the
-vector. Decoding gives back an equal State built from the interned parts. The ids depend on
+vector; long ghost marks likewise. Decoding gives back an equal State built from the interned parts. The ids depend on
 the order in which parts were first seen, so a packed state means something only to the
 codec of its own run. Parts are found by object id before they are hashed (the model
 shares one object per distinct process entry; a signal vector kept whole is found by id when
@@ -49,7 +49,7 @@ _WIDTHS = ("B", "H", "I")  # entry ids: 1, 2, then 4 bytes
 _EMPTY = -1
 _MIN_SLOTS = 1 << 10
 MAX_ALIASES = 1 << 16  # objects the codec keeps alive to look them up by object id
-RECENT_ELEMENTS = 1 << 16  # signal elements of the decoded vectors the codec holds (and knows by id)
+RECENT_ELEMENTS = 1 << 16  # elements of the decoded tuples (per kind) the codec holds (and knows by id)
 _NOTHING = ((), (), ())  # no ghost, launch counts or clocks (the common case, not hashed)
 
 
@@ -57,22 +57,17 @@ class StateCodec:
     """States <-> packed byte strings of one run (interned parts, see the module docstring).
     `wide=True` fixes 4-byte entry ids from the start, so a key never changes width (the
     fingerprint store needs that: it cannot re-pack what it no longer holds). `chunk`: the
-    signal vector is interned in chunks of that many elements (0: whole)."""
+    signal vector is interned in chunks of that many elements, `ghost_chunk` the ghost marks
+    (0: whole; the marks then with the launch counts and clocks)."""
 
-    def __init__(self, nprocs: int, wide: bool = False, chunk: int = 0):
+    def __init__(self, nprocs: int, wide: bool = False, chunk: int = 0, ghost_chunk: int = 0):
         self.nprocs = nprocs
-        self._chunk = chunk
-        self._slices: list | None = None  # the chunks of a vector (made at the first vector)
         self._entry_id: dict = {None: 0}
         self._entries: list = [None]
         self._by_id: dict = {id(None): 0}  # object id -> entry id, for the objects in _kept (and None)
-        self._sig_by_id: dict = {}  # object id -> signal vector id, for the vectors in _recent
-        self._recent: dict = {}  # signal vector id -> the vector, for those decoded lately (oldest first)
         self._kept: list = []  # the objects whose ids those hold, kept alive so that no other object gets them
-        self._chunk_id: dict = {}  # a chunk of a signal vector -> its id
-        self._chunks: list = []
-        self._sig_id: dict = {}  # a signal vector's chunk ids (bytes) -> its id (chunk 0: the vector -> its id)
-        self._sigs: list = []  # signal vector id -> its chunk ids (bytes) (chunk 0: the vector)
+        self._signals = _Vectors(chunk)
+        self._ghosts = _Vectors(ghost_chunk) if ghost_chunk else None  # None: the marks interned with the rest
         self._rest_id: dict = {}
         self._rests: list = []
         self.generation = 0  # bumped when the entry width grows (keys packed before must be re-packed)
@@ -107,65 +102,17 @@ class StateCodec:
             e = list(map(self._by_id.__getitem__, map(id, procs)))
         except KeyError:
             e = [self._alias(p) for p in procs]
-        sig = state[1]
-        s = self._sig_by_id.get(id(sig))
-        if s is None:
-            if self._chunk:
-                s = self._vector(sig)
-            else:  # whole vectors: kept as they are, and known by id for good
-                s = self._sig_id.get(sig)
-                if s is None:
-                    s = self._sig_id[sig] = len(self._sigs)
-                    self._sigs.append(sig)
-                    self._sig_by_id[id(sig)] = s
-        rest = (state[2], state[3], state[4]) if state[2] or state[3] or state[4] else _NOTHING
+        s = self._signals.id_of(state[1])
+        ghost = state[2]
+        if self._ghosts is not None and ghost:  # (an id, 0 included, is never taken for "no marks")
+            rest = (self._ghosts.id_of(ghost), state[3], state[4])
+        else:
+            rest = (ghost, state[3], state[4]) if ghost or state[3] or state[4] else _NOTHING
         r = self._rest_id.get(rest)
         if r is None:
             r = self._rest_id[rest] = len(self._rests)
             self._rests.append(rest)
         return self._struct.pack(*e, s, r)
-
-    def _vector(self, sig: tuple) -> int:
-        """The id of a signal vector, by value (its chunks interned)."""
-        slices = self._slices
-        if slices is None:
-            # the last chunk runs to the end: the chunks of any vector give back exactly that vector
-            starts = list(range(0, len(sig), self._chunk or len(sig) or 1)) or [0]
-            slices = self._slices = [slice(a, b) for a, b in zip(starts, starts[1:] + [None])]
-        chunk_id = self._chunk_id
-        try:
-            ids = array("I", map(chunk_id.__getitem__, map(sig.__getitem__, slices)))
-        except KeyError:
-            ids = array("I")
-            for part in map(sig.__getitem__, slices):
-                k = chunk_id.get(part)
-                if k is None:
-                    k = chunk_id[part] = len(self._chunks)
-                    self._chunks.append(part)
-                ids.append(k)
-        key = ids.tobytes()
-        s = self._sig_id.get(key)
-        if s is None:
-            s = self._sig_id[key] = len(self._sigs)
-            self._sigs.append(key)
-        return s
-
-    def _signals(self, s: int) -> tuple:
-        """Signal vector `s`, rebuilt from its chunks; the latest few are held and known by id."""
-        if not self._chunk:
-            return self._sigs[s]
-        recent = self._recent
-        sig = recent.pop(s, None)
-        if sig is None:
-            ids = array("I")
-            ids.frombytes(self._sigs[s])
-            sig = tuple(chain.from_iterable(map(self._chunks.__getitem__, ids)))
-            self._sig_by_id[id(sig)] = s
-            if len(recent) * len(sig) >= RECENT_ELEMENTS and len(recent) >= 4:
-                old = recent.pop(next(iter(recent)))
-                del self._sig_by_id[id(old)]
-        recent[s] = sig
-        return sig
 
     def _alias(self, p) -> int:
         k = self._by_id.get(id(p))
@@ -183,7 +130,78 @@ class StateCodec:
         n = self.nprocs
         entries = self._entries
         ghost, launches, hb = self._rests[fields[n + 1]]
-        return _new_state((tuple(map(entries.__getitem__, fields[:n])), self._signals(fields[n]), ghost, launches, hb))
+        if ghost.__class__ is int:
+            ghost = self._ghosts.vector(ghost)
+        return _new_state((tuple(map(entries.__getitem__, fields[:n])), self._signals.vector(fields[n]), ghost,
+                           launches, hb))
+
+
+class _Vectors:
+    """Tuples of one length (signal vectors, ghost marks) <-> 32-bit ids. With `chunk` 0 a
+    tuple is kept whole, and known by object id for good. Otherwise it is kept as the ids of
+    its chunks (`chunk` elements each; the last runs to the end, so any length decodes
+    exactly); the tuples decoded lately (RECENT_ELEMENTS elements' worth) are held and known
+    by object id, which the successors of a decoded state share."""
+
+    def __init__(self, chunk: int):
+        self._chunk = chunk
+        self._slices: list | None = None  # the chunks of a tuple (made at the first one)
+        self._by_id: dict = {}  # object id -> tuple id, for the tuples held (whole: all; chunked: _recent)
+        self._recent: dict = {}  # tuple id -> the tuple, for those decoded lately (oldest first)
+        self._chunk_id: dict = {}  # a chunk -> its id
+        self._chunks: list = []
+        self._id: dict = {}  # a tuple's chunk ids (bytes) -> its id (chunk 0: the tuple -> its id)
+        self._all: list = []  # tuple id -> its chunk ids (bytes) (chunk 0: the tuple)
+
+    def id_of(self, vec: tuple) -> int:
+        k = self._by_id.get(id(vec))
+        if k is not None:
+            return k
+        if not self._chunk:  # kept as it is, and known by id for good
+            k = self._id.get(vec)
+            if k is None:
+                k = self._id[vec] = len(self._all)
+                self._all.append(vec)
+                self._by_id[id(vec)] = k
+            return k
+        slices = self._slices
+        if slices is None:
+            starts = list(range(0, len(vec), self._chunk)) or [0]
+            slices = self._slices = [slice(a, b) for a, b in zip(starts, starts[1:] + [None])]
+        chunk_id = self._chunk_id
+        try:
+            ids = array("I", map(chunk_id.__getitem__, map(vec.__getitem__, slices)))
+        except KeyError:
+            ids = array("I")
+            for part in map(vec.__getitem__, slices):
+                c = chunk_id.get(part)
+                if c is None:
+                    c = chunk_id[part] = len(self._chunks)
+                    self._chunks.append(part)
+                ids.append(c)
+        key = ids.tobytes()
+        k = self._id.get(key)
+        if k is None:
+            k = self._id[key] = len(self._all)
+            self._all.append(key)
+        return k
+
+    def vector(self, k: int) -> tuple:
+        """Tuple `k`, rebuilt from its chunks; the latest few are held and known by id."""
+        if not self._chunk:
+            return self._all[k]
+        recent = self._recent
+        vec = recent.pop(k, None)
+        if vec is None:
+            ids = array("I")
+            ids.frombytes(self._all[k])
+            vec = tuple(chain.from_iterable(map(self._chunks.__getitem__, ids)))
+            self._by_id[id(vec)] = k
+            if len(recent) * len(vec) >= RECENT_ELEMENTS and len(recent) >= 4:
+                old = recent.pop(next(iter(recent)))
+                del self._by_id[id(old)]
+        recent[k] = vec
+        return vec
 
 
 class ExactStore:
@@ -350,10 +368,11 @@ def collision_bound(n: int, bits: int = 64) -> float:
     return min(1.0, n * (n - 1) / 2 / 2.0**bits)
 
 
-def make_store(kind: str, nprocs: int, chunk: int = 0):
-    """A fresh store and its codec (signal vectors interned in chunks of `chunk` elements)."""
+def make_store(kind: str, nprocs: int, chunk: int = 0, ghost_chunk: int = 0):
+    """A fresh store and its codec (signal vectors interned in chunks of `chunk` elements, ghost
+    marks in chunks of `ghost_chunk`; 0: whole)."""
     if kind == "exact":
-        return ExactStore(StateCodec(nprocs, chunk=chunk))
+        return ExactStore(StateCodec(nprocs, chunk=chunk, ghost_chunk=ghost_chunk))
     if kind == "fingerprint":
-        return FingerprintStore(StateCodec(nprocs, wide=True, chunk=chunk))
+        return FingerprintStore(StateCodec(nprocs, wide=True, chunk=chunk, ghost_chunk=ghost_chunk))
     raise ValueError(f"unknown store {kind!r} (one of {', '.join(STORES)})")

@@ -467,6 +467,7 @@ class Analysis:
         self._envs: dict = {}
         self._reachable_reads: dict = {}
         self._future: dict = {}
+        self._same: dict = {}  # the masks and operand sets of future reads, one object per value
         self._launch_bound: dict = {}
         self._steps: dict = {}  # (kind, rank, block, launch id) -> {(pc, locals): `_concrete_next`}
         self._rising: dict = {}
@@ -552,6 +553,7 @@ class Analysis:
         becomes unknown or the unrolling passes `budget` points: `interpret` then answers."""
         seen = {(pc, locals_)}
         work = [(pc, locals_)]
+        same = self._same.setdefault  # equal masks and operand sets: one object each
         while work:
             nexts = step(*work.pop())
             if nexts is None:
@@ -662,6 +664,7 @@ class Analysis:
         step = self._stepper(kind, rank, block, launch_id)
         seen = {(pc, locals_)}
         work = [(pc, locals_)]
+        same = self._same.setdefault  # equal masks and operand sets: one object each
 
         def one(e, L):
             v = evaluate(e, tuple(frozenset((x,)) for x in L), ctx)
@@ -688,8 +691,9 @@ class Analysis:
                         return None
                     if not m or not v:
                         continue  # the read surely faults: the process stops
-                    key = (q, m)
-                    found[key] = found.get(key, frozenset()) | v
+                    key = (q, same(m, m))
+                    v = found.get(key, frozenset()) | v
+                    found[key] = same(v, v)
                 nexts = step(q, L)
                 if nexts is None:
                     return None

@@ -249,7 +249,7 @@ class Reduction:
         self._host_barriers = any(isinstance(x, ir.HostBarrier) for x in code.instrs)
         self.reduced = 0  # states where a proper subset was kept
         self._refined: dict = {}  # (rank, block, launch id, pc, locals) -> _Future from there
-        self._columns: dict = {}  # a column of a refined future -> the one object kept for it (`_shared`)
+        self._columns: dict = {}  # a column of a refined future, a mask of a way -> the one object kept for it
         self._ways: dict = {}  # (block, launch id, pc, locals) -> the wait it surely reaches, or None
         self._paths: dict = {}  # (block, launch id, pc, locals) -> `_way`
         self._waits: dict = {}  # (process, launch count, pc, locals) -> what its blocked TWAIT reads
@@ -898,6 +898,7 @@ class Reduction:
         ctx = an.ctx("kernel", r, b, lid if s.program.uses_launch_id else 0)
         code = an.codes["kernel"]
         pc, L = entry[0], list(entry[2])
+        same = self._columns.setdefault
         masks = [0] * len(_CONFLICT)
         out = []
         adds: dict = {}  # element -> the AtomicAdds of values >= 0 on the way
@@ -913,7 +914,8 @@ class Reduction:
                     m = A.view_positions(ins.view, env, ctx, r, s.R, s.E)
                     v = A.evaluate(ins.value, env, ctx)
                     if m and v is not A.TOP and len(v) == 1:
-                        out.append((tuple(masks), m, ins.cmp, next(iter(v))))
+                        before = tuple(masks)  # (equal ones, and the masks, shared)
+                        out.append((same(before, before), same(m, m), ins.cmp, next(iter(v))))
             elif cls is ir.Assign or cls is ir.Branch:
                 e = ins.value if cls is ir.Assign else ins.cond
                 v = None if A.may_fault(e, env, ctx) else A.evaluate(e, env, ctx)

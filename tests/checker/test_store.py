@@ -48,11 +48,13 @@ def reachable(system, limit: int = 20_000) -> list:
 @pytest.mark.parametrize("chunk", ["whole", "rank", 1, 3])
 @pytest.mark.parametrize("spec", ROUND_TRIP)
 def test_packed_states_round_trip(spec, chunk):
-    """Whatever the chunks a signal vector is interned in (a rank's elements as the explorer
-    cuts it, single elements, chunks that straddle ranks), a state packs and unpacks to itself."""
+    """Whatever the chunks a signal vector and the ghost marks are interned in (a rank's
+    worth as the explorer cuts them, single elements, chunks that straddle ranks), a state
+    packs and unpacks to itself."""
     system = System(program_of(spec))
     states = reachable(system)
-    codec = StateCodec(system.nprocs, chunk={"whole": 0, "rank": system.E}.get(chunk, chunk))
+    codec = StateCodec(system.nprocs, chunk={"whole": 0, "rank": system.E}.get(chunk, chunk),
+                       ghost_chunk={"whole": 0, "rank": -(-system.G // system.R)}.get(chunk, chunk))
     keys = [codec.pack(s) for s in states]
     assert all(isinstance(k, bytes) and len(k) == codec.size for k in keys)
     assert len(set(keys)) == len(states)  # distinct states, distinct keys
@@ -102,6 +104,17 @@ def test_signal_vectors_of_any_length_round_trip_in_chunks():
     keys = [codec.pack(State(((0, 0, ()),), v, (), (), ())) for v in vectors]
     assert len(set(keys)) == len(vectors)
     assert [codec.unpack(k).signals for k in keys] == vectors
+
+
+def test_ghost_marks_in_chunks_round_trip_and_stay_apart_from_no_marks():
+    """Ghost marks interned in chunks are kept by id in the state's key: the first marks (id
+    0, all clear) must not be taken for a state without marks, and every length decodes."""
+    codec = StateCodec(1, ghost_chunk=2)
+    marks = [(0, 0, 0), (), (0, 0, 0, 0, 0), (1, 0, 0), (0, 0, 1), (0, 0)]
+    keys = [codec.pack(State(((0, 0, ()),), (5,), g, (), ())) for g in marks]
+    assert len(set(keys)) == len(marks)
+    assert [codec.unpack(k).ghost for k in keys] == marks
+    assert codec.unpack(codec.pack(State(((0, 0, ()),), (5,), (0, 0, 0), (1,), ()))).ghost == (0, 0, 0)
 
 
 def test_fingerprint_codec_never_widens():

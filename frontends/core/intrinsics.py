@@ -36,7 +36,7 @@ INTRINSICS: tuple[Intrinsic, ...] = (
               not_in=(("mlir", "the MLIR reader models signals only; its data ops are left out"),)),
     Intrinsic("async_transfer", "", ("destination", "source"), ("TPUT_ASYNC", "TGET_ASYNC"),
               not_in=(("mlir", "the MLIR reader models signals only; its data ops are left out"),)),
-    Intrinsic("data_access", "READ / WRITE", ("tile", "tensor"), ("TLOAD", "TSTORE"),
+    Intrinsic("data_access", "READ / WRITE", ("tile", "tensor"), ("TLOAD", "TSTORE", "TSTORE_IMPL"),
               not_in=(("mlir", "the MLIR reader models signals only; its data ops are left out"),)),
     Intrinsic("pipe_barrier", "pipe_barrier(PIPE_ALL)", ("pipe",), ("pipe_barrier",), ("pto.barrier",)),
     Intrinsic("fence", "dsb(DSB_DDR)", ("barrier kind",), ("dsb",), ("pto.fence",)),

@@ -19,6 +19,7 @@ from pathlib import Path
 from frontends.cpp import config as config_mod
 from frontends.core import sym as S
 from frontends.cpp.conditionals import parse_defines
+from frontends.cpp.build import compile_defines
 from frontends.cpp.data import drop_unused_buffers
 from frontends.core.errors import ExtractError, Loc
 from frontends.cpp.host import (HostPlan, HostReader, template_arg_name, enclosing_function, host_bindings, host_plan, instances,
@@ -47,23 +48,40 @@ def extract(paths: list[str], config: dict | None = None, kernel: str | None = N
     """
     if not paths:
         raise ExtractError(None, "no C++ file given")
-    index, cfg = _load(paths, config)
+    index, cfg, compile_line = _load(paths, config)
     chosen = _choose_kernel(index, cfg, str(paths[0]), kernel)
     site = _launch_site(index, chosen, cfg)
-    interp = Interp(index, cfg, chosen)
-    interp.launch_hints = [text for _, _, text in site.hints]
-    stmts = prune(interp.run(site.args, site.template))
-    if any(interp.evidence.values()):
-        # the code showed which expressions are the own rank / the rank count (the window
-        # idiom, Expressions.translation): interpret again with those resolved from the code
-        interp = Interp(index, cfg, chosen, proven=interp.evidence)
+    proven, moving = None, frozenset()
+    for _ in range(_PASSES):
+        interp = Interp(index, cfg, chosen, proven=proven, moving=moving)
         interp.launch_hints = [text for _, _, text in site.hints]
         stmts = prune(interp.run(site.args, site.template))
+        again = False
+        if proven is None and any(interp.evidence.values()):
+            # the code showed which expressions are the own rank / the rank count (the window
+            # idiom, Expressions.translation): interpret again with those resolved from the code
+            proven, again = interp.evidence, True
+        if not interp.moving_views <= moving:
+            # a data tensor moves on inside a loop (found after transfers through it were
+            # read): interpret again, leaving every transfer through it out from the start
+            moving, again = moving | frozenset(interp.moving_views), True
+        if not again:
+            break
+    else:
+        raise ExtractError(_name_at(chosen), f"the data tensors that change inside loops did not settle in {_PASSES} passes")
+    if compile_line is not None:
+        where, macros = compile_line
+        listed = ", ".join(k if v == "1" else f"{k}={v}" for k, v in sorted(macros.items()))
+        interp.assume(where, f"the preprocessor macros of the kernel's compile line are taken from this build file: "
+                             f"{listed} (set defines = [...] in sigproof.toml otherwise)")
     if kernel is not None and "kernel" not in cfg:
         for other in _entries(index, cfg)[1]:
             interp.assume(_name_at(other), f"kernel {other.name} has no signal or data-transfer operation and is not "
                                            f"checked (set kernel = \"{other.name}\" to check it alone)")
     return _assemble(interp, chosen, cfg, stmts, site)
+
+
+_PASSES = 8  # interpretations of a kernel at most (each pass learns what the one before found)
 
 
 def kernels(paths: list[str], config: dict | None = None) -> list[str]:
@@ -76,7 +94,7 @@ def kernels(paths: list[str], config: dict | None = None) -> list[str]:
     Raises ExtractError when the file holds no kernel entry."""
     if not paths:
         raise ExtractError(None, "no C++ file given")
-    index, cfg = _load(paths, config)
+    index, cfg, _ = _load(paths, config)
     if "kernel" in cfg:
         return [_choose_kernel(index, cfg, str(paths[0])).name]
     entries = _kernels_in_first(index, str(paths[0]))
@@ -86,12 +104,17 @@ def kernels(paths: list[str], config: dict | None = None) -> list[str]:
     return [f.name for f in checked]
 
 
-def _load(paths: list[str], config: dict | None) -> tuple[Index, dict]:
+def _load(paths: list[str], config: dict | None) -> tuple[Index, dict, tuple | None]:
+    """(index, config, compile line): the compile line is (where, macros) when the macros
+    come from the build file beside the kernel (frontends/cpp/build.py), not the config."""
     index = load([str(p) for p in paths])
     cfg, _ = config_mod.resolve(config, str(paths[0]), index.pragmas)
     if cfg.get("defines"):
-        index = load([str(p) for p in paths], parse_defines(cfg["defines"]))
-    return index, cfg
+        return load([str(p) for p in paths], parse_defines(cfg["defines"])), cfg, None
+    macros, where = compile_defines(str(paths[0]))
+    if not macros:
+        return index, cfg, None
+    return load([str(p) for p in paths], macros), cfg, (where, macros)
 
 
 _NO_KERNEL = ("no kernel entry found: mark the kernel __global__, or write it as pypto and simpler do, "

@@ -7,7 +7,7 @@ from frontends.core.errors import ExtractError
 from frontends.core import skeleton as K
 from frontends.cpp.source import Function, declarator_name, parameters
 from frontends.core.sym import Sym
-from frontends.cpp.values import INT_TYPES, Local, Unknown, clean_type
+from frontends.cpp.values import INT_TYPES, Local, Ptr, Unknown, clean_type
 from frontends.cpp.vocabulary import MAX_INLINE_DEPTH, norm
 
 
@@ -89,6 +89,8 @@ class Calls:
             else:
                 dv = p.child_by_field_name("default_value")
                 v, vnode = self.eval(dv), dv
+            if isinstance(v, Ptr) and f.template is not None:
+                self.deduce_pointee(f, p, v, scope)
             if pname in mutated:
                 if isinstance(v, Sym) or isinstance(v, Unknown):
                     pending.append((pname, v, vnode, p))
@@ -277,6 +279,19 @@ class Calls:
             loop = in_loop or n.type in ("for_statement", "while_statement", "do_statement", "for_range_loop")
             stack.extend((c, loop) for c in n.named_children)
         return False
+
+    def deduce_pointee(self, f: Function, param, value: Ptr, scope: dict) -> None:
+        """`template <typename T> ... f(__gm__ T *p)` called with a pointer: T is its pointee,
+        so that a cast `(__gm__ T *)` in the body steps by that many bytes (kept in the
+        helper's scope under the key ("type", T))."""
+        ty = param.child_by_field_name("type")
+        d = param.child_by_field_name("declarator")
+        if ty is None or d is None or d.type != "pointer_declarator" or ty.type != "type_identifier":
+            return
+        name = self.text(ty)
+        if any(c.type == "type_parameter_declaration" and self.text(c).split()[-1] == name
+               for c in f.template.named_children):
+            scope[("type", name)] = value.elem
 
     def bind_template(self, f: Function, tvals: list, scope: dict) -> None:
         values = self.cfg.get("values", {})

@@ -35,22 +35,25 @@ class Data:
         """A GlobalTensor of a non-int32 element type: data, never a signal."""
         dsize = SIZE_OF.get(etype, ptr.elem if ptr.elem > 1 else 4)
         p = Ptr(ptr.base, ptr.offset, ptr.rank, dsize, ptr.level, ptr.plain, ptr.origin)
+        site = self.loc(node)
         try:
             shape, strides = self.shape_and_strides(tv, node)
         except ExtractError:   # a runtime Shape (pto::DYNAMIC): the extent is not in the code
-            return View(p, (), (), dsize, True, True)
+            return View(p, (), (), dsize, True, True, site)
         dynamic = not all(S.is_int(x) for x in (*shape, *strides))
-        return View(p, () if dynamic else shape, () if dynamic else strides, dsize, True, dynamic)
+        return View(p, () if dynamic else shape, () if dynamic else strides, dsize, True, dynamic, site)
 
     def data_view(self, arg_node, node, what: str) -> View | None:
         """The GlobalTensor (or plain pointer) operand of a transfer; None, with an
         assumption at its location, when the extraction cannot tell which buffer it is."""
         v = self.eval(arg_node)
-        if isinstance(v, View):
+        if isinstance(v, View) and v.site not in self.moving_views:
             return v
         if isinstance(v, Ptr):
             return View(v, (), (), v.elem if v.elem > 1 else 4, True)
-        if isinstance(v, Unknown) and v.key.startswith("call:"):
+        if isinstance(v, View) or isinstance(v, Unknown) and v.key.startswith("moving:"):
+            why = "a data tensor that changes inside a loop"
+        elif isinstance(v, Unknown) and v.key.startswith("call:"):
             why = f"{v.hint} has no definition among the given files and their local headers"
         else:
             why = "it is not a GlobalTensor over a kernel argument or a window address"
@@ -162,6 +165,10 @@ class Data:
             return
         v = self.eval(arg_nodes[k])
         if not isinstance(v, View) or v.ptr.plain:
+            return
+        if v.site in self.moving_views:
+            self.assume(self.loc(arg_nodes[k]), f"tensor `{self.text(arg_nodes[k])}` of {kind}: a data tensor that "
+                                                "changes inside a loop; the access is left out, its data is not checked")
             return
         if v.ptr.base in self.signals:
             return

@@ -449,7 +449,16 @@ class Expressions:
         cn, an = node.child_by_field_name("consequence"), node.child_by_field_name("alternative")
         if S.is_int(c) and not c.reads:
             return self.eval(cn if c.args[0] else an)
-        return S.cond(c, self.as_int(self.eval(cn), cn), self.as_int(self.eval(an), an))
+        a, b = self.eval(cn), self.eval(an)
+        if isinstance(a, Ptr) and isinstance(b, Ptr) and (a.base, a.elem, a.plain) == (b.base, b.elem, b.plain):
+            # `owner == me ? buf + off : RemotePtr(ctx, buf, owner) + off`: one buffer, the
+            # rank (and the offset) chosen by the condition
+            own = S.name("rank")
+            ra, rb = a.rank if a.rank is not None else own, b.rank if b.rank is not None else own
+            rank = None if a.rank is None and b.rank is None else ra if self.same_value(ra, rb) else S.cond(c, ra, rb)
+            offset = a.offset if self.same_value(a.offset, b.offset) else S.cond(c, a.offset, b.offset)
+            return Ptr(a.base, offset, rank, a.elem, min(a.level, b.level, c.level), a.plain, a.origin)
+        return S.cond(c, self.as_int(a, cn), self.as_int(b, an))
 
     def e_cast_expression(self, node):
         ty = node.child_by_field_name("type")
@@ -458,6 +467,10 @@ class Expressions:
     def cast(self, tytext: str, v, node):
         t = clean_type(tytext)
         pt = pointee(t)
+        if pt is not None and not pt[0].endswith("*"):
+            bound = self.lookup(("type", pt[0]))  # a template's type parameter, deduced from an argument
+            if bound is not None:
+                pt = (pt[0], bound)
         if pt is not None:
             if isinstance(v, Ptr):
                 return Ptr(v.base, v.offset, v.rank, pt[1], v.level, v.plain, v.origin)

@@ -38,7 +38,8 @@ __all__ = ["Interp", "norm"]
 class Interp(Expressions, Views, Data, Calls, Statements, Builder):
     """Interprets one kernel (and the helpers it calls) into skeleton statements."""
 
-    def __init__(self, index: Index, cfg: dict, kernel: Function, proven: dict | None = None):
+    def __init__(self, index: Index, cfg: dict, kernel: Function, proven: dict | None = None,
+                 moving: frozenset = frozenset()):
         super().__init__()
         cfg, self.regions = _regions(cfg, kernel.file.path)
         self.index, self.cfg, self.kernel = index, cfg, kernel
@@ -54,6 +55,9 @@ class Interp(Expressions, Views, Data, Calls, Statements, Builder):
         self.signals: dict[str, SignalInfo] = {}
         self.buffers: dict[str, SignalInfo] = {}          # data of TPUT / TGET (and their TLOAD / TSTORE)
         self.transfer_bases: set[str] = set()
+        # data tensors rebound inside a loop (found by an earlier pass, and by this one): the
+        # transfers through them are left out
+        self.moving_views: set = set(moving)
         self.data_sites: dict[tuple, tuple] = {}          # TPUT / TGET: (kind, loc, levels)
         self.sites: dict[tuple, Site] = {}
         self.locals: set[str] = set()

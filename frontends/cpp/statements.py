@@ -93,7 +93,20 @@ class Statements:
 
     def rebind_ptr(self, ident, value, node) -> None:
         name = self.text(ident)
-        if self.loop_depth:
+        old = self.lookup(name)
+        if self.loop_depth and isinstance(old, View) and old.data and old.site is not None and (
+                isinstance(value, View) and value.data and value.site is not None or isinstance(value, Unknown)):
+            # a data tensor handle that moves on in a loop (a ping-pong pipeline's pending
+            # destination): which buffer a transfer through it hits is not followed, so every
+            # transfer through a tensor constructed where it (or what it takes) was is left
+            # out, and said so
+            self.moving_views.add(old.site)
+            if isinstance(value, View):
+                self.moving_views.add(value.site)
+            self.assume(self.loc(node), f"data tensor {name} changes inside a loop: the transfers through it are "
+                                        "left out, their data is not checked")
+            value = Unknown(name, self.loc(node), name, f"moving:{name}")
+        elif self.loop_depth:
             raise self.error(node, f"pointer {name} changes inside a loop: the extraction does not unroll loops; index the signal with the loop variable instead")
         for scope in reversed(self.scopes):
             if name in scope:

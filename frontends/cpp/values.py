@@ -82,6 +82,7 @@ class View:
     dsize: int = 4                # bytes per element (a data GlobalTensor may hold half, float, ...)
     data: bool = False            # the element type is not int32: data only, never a signal
     dynamic: bool = False         # a runtime Shape: the extent is not known from the code
+    site: Loc | None = field(default=None, compare=False)  # where a data tensor was constructed
 
 
 @dataclass(frozen=True)

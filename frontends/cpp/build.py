@@ -1,0 +1,92 @@
+"""The preprocessor macros of a kernel's compile line, read from the CMakeLists.txt beside it.
+Entry point: `compile_defines(path)`.
+
+A production kernel is often compiled with `-DNAME` flags that decide which of its helpers
+exist (pto-isa's gemm_ar and allgather_gemm keep their remote-address helper under
+`#ifdef MEMORY_BASE` and pass `-DMEMORY_BASE` in `target_compile_options`). Without them the
+reader would see the code another compiler sees. This reads, with tree-sitter's CMake
+grammar, only what is certain: the literal macros of the top-level (unconditional)
+`add_compile_definitions`, `add_definitions` and `add_compile_options`, and of
+`target_compile_definitions` / `target_compile_options` of the targets whose
+`add_library` / `add_executable` names the kernel's file. Anything with a variable or a
+generator expression (`${...}`, `$<...>`) and anything under `if` / `foreach` / a function
+is left out. The config's `defines` replaces all of it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import tree_sitter
+import tree_sitter_cmake
+
+from frontends.core.errors import Loc
+
+_LANGUAGE = tree_sitter.Language(tree_sitter_cmake.language())
+_TARGETS = ("add_library", "add_executable")
+_GLOBAL = ("add_compile_definitions", "add_definitions", "add_compile_options")
+_PER_TARGET = ("target_compile_definitions", "target_compile_options")
+_SCOPES = ("PRIVATE", "PUBLIC", "INTERFACE", "BEFORE")
+MAX_BYTES = 1 << 20  # a build file larger than this is not read
+
+
+def compile_defines(kernel: str) -> tuple[dict[str, str], Loc | None]:
+    """The macros (name -> value, "1" when none is given) that the CMakeLists.txt in the
+    kernel file's folder passes when it compiles that file, and where the first of them is
+    said; ({}, None) when there is no such file or it passes none."""
+    build = Path(kernel).parent / "CMakeLists.txt"
+    try:
+        if build.stat().st_size > MAX_BYTES:
+            return {}, None
+        data = build.read_bytes()
+    except OSError:
+        return {}, None
+    tree = tree_sitter.Parser(_LANGUAGE).parse(data)
+    commands = []  # (name, literal arguments, node): the top-level commands only
+    for node in tree.root_node.named_children:
+        if node.type != "normal_command":
+            continue
+        ident = node.child_by_field_name("name") or node.named_children[0]
+        args = next((c for c in node.named_children if c.type == "argument_list"), None)
+        words = [] if args is None else [_text(data, a) for a in args.named_children]
+        commands.append((_text(data, ident).lower(), words, node))
+    name = Path(kernel).name
+    targets = {words[0] for cmd, words, _ in commands
+               if cmd in _TARGETS and words and any(Path(w).name == name for w in words[1:])}
+    out: dict[str, str] = {}
+    first = None
+    for cmd, words, node in commands:
+        if cmd in _GLOBAL:
+            found = _macros(words, flags=cmd != "add_compile_definitions")
+        elif cmd in _PER_TARGET and words and words[0] in targets:
+            found = _macros(words[1:], flags=cmd == "target_compile_options")
+        else:
+            continue
+        for k, v in found:
+            out.setdefault(k, v)
+            if first is None:
+                (r, c) = node.start_point
+                first = Loc(str(build), r + 1, c + 1, node.end_point[0] + 1, node.end_point[1] + 1)
+    return out, first
+
+
+def _text(data: bytes, node) -> str:
+    return data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+
+
+def _macros(words: list[str], flags: bool) -> list[tuple[str, str]]:
+    """The literal `-DNAME[=VALUE]` flags among `words` (flags), or their bare `NAME[=VALUE]`
+    items (definitions); anything that names a variable or a generator expression is skipped."""
+    out = []
+    for w in words:
+        w = w.strip('"')
+        if "${" in w or "$<" in w or w in _SCOPES:
+            continue
+        if flags:
+            if not w.startswith("-D") or len(w) == 2:
+                continue
+            w = w[2:]
+        name, eq, value = w.partition("=")
+        if name.isidentifier():
+            out.append((name, value if eq else "1"))
+    return out

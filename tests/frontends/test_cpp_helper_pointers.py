@@ -1,0 +1,129 @@
+"""Pointers that production kernels compute in helpers (issue 20; pto-isa's gemm_ar comm
+kernel): a template helper's `(__gm__ T *)` cast steps by the size of the T its argument
+deduces, a `?:` between the local and a peer's address of one buffer is that buffer on the
+chosen rank, and a data tensor handle that moves on inside a loop (a ping-pong pipeline's
+pending destination) leaves its transfers out with an assumption instead of refusing the
+kernel or modelling them on the buffer it held first."""
+
+from pathlib import Path
+
+import pytest
+
+from checker.kernels import check_inputs
+from frontends.cpp import extract
+
+ROOT = Path(__file__).resolve().parents[2]
+ROW_PUT = (ROOT / "tests/frontends/helpers_pointers/row_put.cpp").read_text()
+TARGET = "    __gm__ half *target = PeerAddr(ctx, recv, next) + kRowElems;\n"
+FENCE = "    pipe_barrier(PIPE_ALL);\n    dsb(DSB_DDR);\n"
+
+
+def kernel(tmp_path, target: str = TARGET, fenced: bool = True, name: str = "row_put.cpp") -> str:
+    assert TARGET in ROW_PUT and FENCE in ROW_PUT
+    text = ROW_PUT.replace(TARGET, target)
+    if not fenced:
+        text = text.replace(FENCE, "")
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_a_template_helper_steps_by_the_deduced_element_size(tmp_path):
+    """`PeerAddr<half>(...) + 64` is 64 halves on: row 1 (128 bytes), where the successor
+    reads; with 4-byte steps it was row 2 and the unfenced race below was missed."""
+    text = extract([kernel(tmp_path)]).sig_text
+    assert "TPUT(recv[64:128] @ next, send[0:64]);" in text and "READ(recv[64:128]);" in text
+    assert "buffer recv[128];" in text
+
+
+TERNARY = "    __gm__ half *target = (next == me) ? recv + kRowElems : PeerAddr(ctx, recv, next) + kRowElems;\n"
+
+
+def test_a_choice_between_the_local_and_a_peer_address_is_one_buffer(tmp_path):
+    text = extract([kernel(tmp_path, TERNARY)]).sig_text
+    assert "TPUT(recv[64:128] @ (next == rank ? rank : next), send[0:64]);" in text, text
+
+
+@pytest.mark.parametrize("target", [TARGET, TERNARY], ids=["helper", "choice"])
+@pytest.mark.parametrize("fenced, verdict", [(True, []), (False, ["data_race"])])
+def test_the_row_put_is_judged_on_the_row_it_writes(tmp_path, target, fenced, verdict):
+    (r,) = check_inputs([kernel(tmp_path, target, fenced)])
+    assert r.error is None and r.violated == verdict, r.error
+
+
+PIPELINE = """    RowGlobal pending(send);
+    for (int i = 0; i < 2; i++) {
+        TSTORE(pending, staging);
+        RowGlobal next_dst(recv + i * kRowElems);
+        pending = next_dst;
+    }
+"""
+
+
+def test_a_data_tensor_that_moves_on_in_a_loop_leaves_its_transfers_out(tmp_path):
+    """The TSTORE comes before the rebinding in the loop body: it must not be modelled as a
+    write of the buffer `pending` held first (`send`), in any iteration; the TPUT from `src`,
+    another tensor over the same buffer, stays."""
+    path = kernel(tmp_path, TARGET + PIPELINE)
+    sk = extract([path])
+    assert "WRITE(" not in sk.sig_text and "TPUT(recv[64:128] @ next, send[0:64]);" in sk.sig_text, sk.sig_text
+    notes = [a.text for a in sk.assumptions]
+    assert "data tensor pending changes inside a loop: the transfers through it are left out, their data is not checked" in notes
+    assert ("tensor `pending` of TSTORE: a data tensor that changes inside a loop; the access is left out, its data "
+            "is not checked") in notes, notes
+    (r,) = check_inputs([path])
+    assert r.error is None and r.violated == [], r.error
+
+
+def test_a_signal_pointer_that_moves_on_in_a_loop_is_still_refused(tmp_path):
+    moving = """    __gm__ int32_t *flag_ptr = ready;
+    for (int i = 0; i < 2; i++) {
+        flag_ptr = flag_ptr + 1;
+    }
+"""
+    (r,) = check_inputs([kernel(tmp_path, TARGET + moving)])
+    assert r.error is not None and "pointer flag_ptr changes inside a loop" in r.error
+
+
+# The compile line's macros from the CMakeLists.txt beside the kernel (frontends/cpp/build.py):
+# pto-isa's gemm_ar and allgather_gemm keep their remote-address helper under
+# `#ifdef MEMORY_BASE` and pass -DMEMORY_BASE in target_compile_options.
+GUARDED = ROW_PUT.replace("template <typename T>\n", "#ifdef MEMORY_BASE\ntemplate <typename T>\n").replace(
+    "    return (__gm__ T *)(ctx->windowsIn[pe] + off);\n}\n", "    return (__gm__ T *)(ctx->windowsIn[pe] + off);\n}\n#endif\n")
+CMAKE = """cmake_minimum_required(VERSION 3.16)
+add_compile_definitions(_GLIBCXX_USE_CXX11_ABI=0)
+if(DEFINED CONFIG_X)
+    add_compile_definitions(FROM_AN_IF)
+endif()
+add_library(other SHARED other.cpp)
+target_compile_options(other PRIVATE -DFROM_ANOTHER_TARGET)
+add_library(row_put SHARED row_put.cpp)
+target_compile_options(row_put PRIVATE ${CMAKE_CCE_COMPILE_OPTIONS} --cce-aicore-arch=dav-c220-vec {flag} -std=c++17 -D${SOME}=1)
+"""
+
+
+def guarded(tmp_path, flag: str | None, config: str | None = None) -> str:
+    assert GUARDED.count("#ifdef MEMORY_BASE") == 1 and GUARDED.count("#endif") == 1
+    (tmp_path / "row_put.cpp").write_text(GUARDED)
+    if flag is not None:
+        (tmp_path / "CMakeLists.txt").write_text(CMAKE.replace("{flag}", flag))
+    if config is not None:
+        (tmp_path / "sigproof.toml").write_text(config)
+    return str(tmp_path / "row_put.cpp")
+
+
+def test_the_build_file_gives_the_kernel_its_compile_line_macros(tmp_path):
+    sk = extract([guarded(tmp_path, "-DMEMORY_BASE")])
+    assert "TPUT(recv[64:128] @ next, send[0:64]);" in sk.sig_text, sk.sig_text
+    (note,) = [a for a in sk.assumptions if "compile line" in a.text]
+    assert (note.file.endswith("CMakeLists.txt"), note.line, note.col) == (True, 2, 1)
+    # only the unconditional, literal macros of this file's target and of the whole file
+    assert note.text == ("the preprocessor macros of the kernel's compile line are taken from this build file: "
+                         "MEMORY_BASE, _GLIBCXX_USE_CXX11_ABI=0 (set defines = [...] in sigproof.toml otherwise)")
+
+
+@pytest.mark.parametrize("flag, config", [(None, None), ("", None), ("-DMEMORY_BASE", 'defines = ["OTHER"]\n')],
+                         ids=["no build file", "not on the compile line", "the config wins"])
+def test_without_the_macro_the_helper_is_not_there(tmp_path, flag, config):
+    (r,) = check_inputs([guarded(tmp_path, flag, config)])
+    assert r.error is not None and "cannot tell which data buffer `target` points into" in r.error, r.error

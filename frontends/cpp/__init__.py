@@ -19,7 +19,7 @@ from pathlib import Path
 from frontends.cpp import config as config_mod
 from frontends.core import sym as S
 from frontends.cpp.conditionals import parse_defines
-from frontends.cpp.build import compile_defines
+from frontends.cpp.build import compile_line as read_compile_line
 from frontends.cpp.data import drop_unused_buffers
 from frontends.core.errors import ExtractError, Loc
 from frontends.cpp.host import (HostPlan, HostReader, template_arg_name, enclosing_function, host_bindings, host_plan, instances,
@@ -107,14 +107,15 @@ def kernels(paths: list[str], config: dict | None = None) -> list[str]:
 def _load(paths: list[str], config: dict | None) -> tuple[Index, dict, tuple | None]:
     """(index, config, compile line): the compile line is (where, macros) when the macros
     come from the build file beside the kernel (frontends/cpp/build.py), not the config."""
-    index = load([str(p) for p in paths])
+    line = read_compile_line(str(paths[0]))
+    files = [str(p) for p in paths]
+    index = load(files, include_dirs=line.include_dirs)
     cfg, _ = config_mod.resolve(config, str(paths[0]), index.pragmas)
     if cfg.get("defines"):
-        return load([str(p) for p in paths], parse_defines(cfg["defines"])), cfg, None
-    macros, where = compile_defines(str(paths[0]))
-    if not macros:
+        return load(files, parse_defines(cfg["defines"]), line.include_dirs), cfg, None
+    if not line.defines:
         return index, cfg, None
-    return load([str(p) for p in paths], macros), cfg, (where, macros)
+    return load(files, line.defines, line.include_dirs), cfg, (line.where, line.defines)
 
 
 _NO_KERNEL = ("no kernel entry found: mark the kernel __global__, or write it as pypto and simpler do, "

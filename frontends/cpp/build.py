@@ -1,5 +1,5 @@
-"""The preprocessor macros of a kernel's compile line, read from the CMakeLists.txt beside it.
-Entry point: `compile_defines(path)`.
+"""The preprocessor macros and include folders of a kernel's compile line, read from the
+CMakeLists.txt beside it. Entry point: `compile_line(path)`.
 
 A production kernel is often compiled with `-DNAME` flags that decide which of its helpers
 exist (pto-isa's gemm_ar and allgather_gemm keep their remote-address helper under
@@ -10,11 +10,18 @@ grammar, only what is certain: the literal macros of the top-level (unconditiona
 `target_compile_definitions` / `target_compile_options` of the targets whose
 `add_library` / `add_executable` names the kernel's file. Anything with a variable or a
 generator expression (`${...}`, `$<...>`) and anything under `if` / `foreach` / a function
-is left out. The config's `defines` replaces all of it.
+is left out. The config's `defines` replaces the macros. The include folders likewise: those
+of the top-level `include_directories` and of the file's targets' `target_include_directories`,
+relative to the build file's folder or starting with `${CMAKE_CURRENT_SOURCE_DIR}` /
+`${CMAKE_CURRENT_LIST_DIR}` (or `${PROJECT_SOURCE_DIR}` when this file declares the
+`project`), and only those that exist and are not the PTO library's own (whose intrinsics
+the reader knows by name); a quoted `#include` the kernel's own folder does not
+hold is looked up there, in order.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import tree_sitter
@@ -28,21 +35,28 @@ _GLOBAL = ("add_compile_definitions", "add_definitions", "add_compile_options")
 _PER_TARGET = ("target_compile_definitions", "target_compile_options")
 _SCOPES = ("PRIVATE", "PUBLIC", "INTERFACE", "BEFORE")
 MAX_BYTES = 1 << 20  # a build file larger than this is not read
+LIBRARY_ROOTS = ("pto/pto-inst.hpp", "pto/comm")  # what marks an include folder of the PTO library
 
 
-def compile_defines(kernel: str) -> tuple[dict[str, str], Loc | None]:
-    """The macros (name -> value, "1" when none is given) that the CMakeLists.txt in the
-    kernel file's folder passes when it compiles that file, and where the first of them is
-    said; ({}, None) when there is no such file or it passes none."""
+@dataclass(frozen=True)
+class CompileLine:
+    defines: dict  # macro -> value ("1" when none is given)
+    where: Loc | None  # the first command that gives a macro
+    include_dirs: tuple[Path, ...] = ()
+
+
+def compile_line(kernel: str) -> CompileLine:
+    """What the CMakeLists.txt in the kernel file's folder passes when it compiles that file
+    (empty when there is no such file)."""
     build = Path(kernel).parent / "CMakeLists.txt"
     try:
         if build.stat().st_size > MAX_BYTES:
-            return {}, None
+            return CompileLine({}, None)
         data = build.read_bytes()
     except OSError:
-        return {}, None
+        return CompileLine({}, None)
     tree = tree_sitter.Parser(_LANGUAGE).parse(data)
-    commands = []  # (name, literal arguments, node): the top-level commands only
+    commands = []  # (name, arguments, node): the top-level commands only
     for node in tree.root_node.named_children:
         if node.type != "normal_command":
             continue
@@ -53,9 +67,20 @@ def compile_defines(kernel: str) -> tuple[dict[str, str], Loc | None]:
     name = Path(kernel).name
     targets = {words[0] for cmd, words, _ in commands
                if cmd in _TARGETS and words and any(Path(w).name == name for w in words[1:])}
+    here = build.parent
+    roots = {"${CMAKE_CURRENT_SOURCE_DIR}": here, "${CMAKE_CURRENT_LIST_DIR}": here}
+    if any(cmd == "project" for cmd, _, _ in commands):
+        roots["${PROJECT_SOURCE_DIR}"] = here
     out: dict[str, str] = {}
+    dirs: list[Path] = []
     first = None
     for cmd, words, node in commands:
+        if cmd == "include_directories" or cmd == "target_include_directories" and words and words[0] in targets:
+            for w in words[1:] if cmd == "target_include_directories" else words:
+                d = _folder(w.strip('"'), here, roots)
+                if d is not None and d not in dirs:
+                    dirs.append(d)
+            continue
         if cmd in _GLOBAL:
             found = _macros(words, flags=cmd != "add_compile_definitions")
         elif cmd in _PER_TARGET and words and words[0] in targets:
@@ -67,7 +92,22 @@ def compile_defines(kernel: str) -> tuple[dict[str, str], Loc | None]:
             if first is None:
                 (r, c) = node.start_point
                 first = Loc(str(build), r + 1, c + 1, node.end_point[0] + 1, node.end_point[1] + 1)
-    return out, first
+    return CompileLine(out, first, tuple(dirs))
+
+
+def _folder(word: str, here: Path, roots: dict) -> Path | None:
+    """An include folder of the build file, if it names one that exists without a variable
+    other than the build file's own folder."""
+    for var, path in roots.items():
+        if word.startswith(var):
+            word = str(path) + word[len(var):]
+            break
+    if "${" in word or "$<" in word or "$ENV" in word or word in _SCOPES or word == "SYSTEM":
+        return None
+    d = Path(word) if Path(word).is_absolute() else here / word
+    if not d.is_dir() or any((d / lib).exists() for lib in LIBRARY_ROOTS):
+        return None  # (the PTO library's own headers: the reader knows their intrinsics itself)
+    return d
 
 
 def _text(data: bytes, node) -> str:

@@ -10,8 +10,8 @@ from frontends.core.intrinsics import cpp_role
 from frontends.core import skeleton as K
 from frontends.cpp.source import snippet
 from frontends.core.sym import FULL, PARTIAL, Sym, ring_step
-from frontends.cpp.values import (CMPS, INT_TYPES, OPS, SIZE_OF, Elem, Enum, Local, LocalArray, Offset, Ptr, Shift, Struct,
-                                  Unknown, View, Window, Windows, clean_type, pointee)
+from frontends.cpp.values import (CMPS, INT_TYPES, OPS, SIZE_OF, Elem, Enum, Local, LocalArray, Offset, Ptr, Record, Shift,
+                                  Struct, Unknown, View, Window, Windows, clean_type, pointee)
 from frontends.cpp.vocabulary import (CONVENTIONAL, IGNORED_CALLS, LIBRARY_CONTEXTS, MAX_INLINE_DEPTH,
                                       WRAPPERS, norm, origin_key)
 from model.vocabulary import CMP_BY_SYMBOL
@@ -198,6 +198,9 @@ class Expressions:
         base = self.eval(node.child_by_field_name("argument"))
         fname = self.text(node.child_by_field_name("field"))
         path = self.text(node)
+        if isinstance(base, Record):
+            v = base.get(fname)
+            return v if v is not None else self.field_value(Struct(base.name, None), fname, path, node)
         if isinstance(base, Struct):
             return self.field_value(base, fname, path, node)
         if isinstance(base, Unknown):

@@ -201,6 +201,8 @@ class Interp(Expressions, Views, Data, Calls, Statements, Builder):
             return v.ptr
         if isinstance(v, View):
             return v.ptr
+        if isinstance(v, Unknown) and v.key.startswith("unfollowed:"):
+            return None  # a struct's address field set in a branch or a loop (Statements.assign_field)
         if isinstance(v, Unknown) and re.fullmatch(r"[A-Za-z_][\w.>-]*", v.text.replace(" ", "")) and (
                 v.pointer or "->" in v.text or "." in v.text or v.key.startswith("arg:")):
             base = v.text.split("->")[-1].split(".")[-1]

@@ -135,8 +135,9 @@ def _reparse(sf: SourceFile, data: bytes) -> None:
 _PRAGMA = re.compile(r"//\s*sigproof:\s*(.*)$")
 
 
-def load(paths: list[str], defines: dict[str, str] | None = None) -> Index:
-    """Parse the given files and, transitively, the headers they include with quotes, with
+def load(paths: list[str], defines: dict[str, str] | None = None, include_dirs=()) -> Index:
+    """Parse the given files and, transitively, the headers they include with quotes (from
+    the including file's folder, else from the first of `include_dirs` that holds it), with
     their preprocessor conditionals decided (frontends.cpp.conditionals; `defines` as on a
     compile line)."""
     index = Index()
@@ -159,6 +160,10 @@ def load(paths: list[str], defines: dict[str, str] | None = None) -> Index:
             target = path.parent / inc
             if target.is_file():
                 todo.append((target, (Path(shown).parent / inc).as_posix(), sf.loc(node)))
+                continue
+            found = next((Path(d) / inc for d in include_dirs if (Path(d) / inc).is_file()), None)
+            if found is not None:
+                todo.append((found, found.as_posix(), sf.loc(node)))
     index.notes = conditionals.evaluate(index.files, defines or {}, _reparse)
     for sf in index.files:
         _index(sf, sf.tree.root_node, index, None)

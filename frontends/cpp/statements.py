@@ -9,8 +9,11 @@ from frontends.core.errors import ExtractError
 from frontends.core import skeleton as K
 from frontends.cpp.source import declarator_name
 from frontends.core.sym import PARTIAL, Sym
-from frontends.cpp.values import (INT_TYPES, Elem, Local, LocalArray, Ptr, Struct, Unknown, View, Windows,
+from frontends.cpp.values import (INT_TYPES, Elem, Local, LocalArray, Ptr, Record, Struct, Unknown, View, Windows,
                                   clean_type, pointee)
+
+
+_ADDRESSES = (Ptr, View, Windows, Struct, Record)
 
 
 class Statements:
@@ -138,6 +141,8 @@ class Statements:
             elif isinstance(b, Sym):
                 raise self.error(e, f"assignment to {self.text(left)}, which the extraction took as a constant")
             return
+        if left.type == "field_expression" and self.assign_field(e, left, right, op):
+            return
         if left.type == "subscript_expression":
             arr = self.eval(left.child_by_field_name("argument"))
             if isinstance(arr, LocalArray):
@@ -209,6 +214,11 @@ class Statements:
         if inner is not None and inner.type == "array_declarator":
             self.bind(name, self.array(value_node, inner, ctype, name, mutated, d))
             return
+        stype = clean_type(tytext)
+        if (inner is not None and inner.type == "identifier" and stype in self.index.structs
+                and (value_node is None or value_node.type == "initializer_list")):
+            self.bind(name, self.record(name, stype, value_node))
+            return
         if value_node is not None and value_node.type == "argument_list":
             value_node = value_node.named_children[0] if value_node.named_children else None
         if value_node is None:
@@ -221,6 +231,9 @@ class Statements:
                 self.bind(name, Unknown(name, self.loc(d), name))
             return
         v = self.eval(value_node)
+        if isinstance(v, Record):  # a copy, or a helper's returned struct
+            self.bind(name, Record(name, v.type, v.fields, len(self.out)))
+            return
         if pointee(ctype) is not None and isinstance(v, Ptr):
             v = self.cast(ctype, v, d)
         if isinstance(v, Local):
@@ -307,6 +320,61 @@ class Statements:
 
     def is_alias(self, v: Sym) -> bool:
         return v.op == "name" and (v.args[0] in ("rank", "block", "nranks", "nblocks") or v.args[0] in self.params)
+
+    def record(self, name: str, stype: str, init) -> Record:
+        """A local struct: its fields from a brace list (in declaration order, or designated
+        `.f = v`), the rest unset."""
+        rec = Record(name, stype, (), len(self.out))
+        if init is None:
+            return rec
+        order = list(self.index.structs[stype])
+        items = [c for c in init.named_children if c.type != "comment"]
+        for k, item in enumerate(items):
+            if item.type == "initializer_pair":
+                designator = item.child_by_field_name("designator")
+                fname = self.text(designator).lstrip(".") if designator is not None else None
+                value = item.child_by_field_name("value")
+            else:
+                fname, value = (order[k] if k < len(order) else None), item
+            v = self.eval(value)
+            if fname is not None:
+                rec = rec.with_field(fname, self.field_kept(v))
+        return rec
+
+    def field_kept(self, v):
+        """The value a struct field keeps: an address or a handle, or a number that means the
+        same wherever it is read (a literal, the rank, a param); None for anything else."""
+        if isinstance(v, (Ptr, View, Windows, Struct, Record)):
+            return v
+        if isinstance(v, Sym) and not v.reads and self.is_static(v, True):
+            return v
+        return None
+
+    def assign_field(self, e, left, right, op: str) -> bool:
+        """`rec.f = v` on a local struct (`Record`): the field takes v where the variable
+        lives; set deeper (a branch, a loop), compounded or to a value that may change
+        meaning, an address becomes a value the extraction cannot follow (a signal or buffer
+        taken from it is refused) and a number is forgotten (read again as the field of an
+        unknown struct). False when `left` is not a field of such a variable."""
+        base = left.child_by_field_name("argument")
+        if base is None or base.type != "identifier":
+            return False
+        rec = self.lookup(self.text(base))
+        if not isinstance(rec, Record):
+            return False
+        fname = self.text(left.child_by_field_name("field"))
+        v = self.eval(right)
+        kept = self.field_kept(v) if op == "=" and len(self.out) == rec.depth else None
+        name = self.text(base)
+        if kept is None and (isinstance(rec.get(fname), _ADDRESSES) or isinstance(v, _ADDRESSES)):
+            # an address that depends on the way taken: not followed (a signal or buffer taken
+            # from it is refused); a number is read again as the field of an unknown struct
+            kept = Unknown(f"{name}.{fname}", self.loc(left), fname, f"unfollowed:{name}.{fname}@{self.loc(left)}")
+        for scope in reversed(self.scopes):
+            if name in scope:
+                scope[name] = rec.with_field(fname, kept)
+                break
+        return True
 
     def is_static(self, v: Sym, is_const: bool) -> bool:
         """Whether a never-assigned variable can stand for its value wherever it is used:

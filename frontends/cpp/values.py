@@ -110,6 +110,28 @@ class Struct:
 
 
 @dataclass(frozen=True)
+class Record:
+    """A local variable of a struct type the files define (`Ctx c{ptr, ctx, ...};`, `Ctx c;
+    c.ptr = ...;`, a helper's `return c;`): the values of the fields the code set where the
+    variable lives (`depth`: the nesting of the statements around it). An address field set
+    deeper (in a branch or a loop) holds an Unknown; a number field set so, or to a value
+    that may change meaning, and a field never set are read as any field of an unknown
+    struct is."""
+
+    name: str
+    type: str
+    fields: tuple = ()            # ((field, value), ...)
+    depth: int = 0
+
+    def get(self, field_name: str):
+        return next((v for f, v in self.fields if f == field_name), None)
+
+    def with_field(self, field_name: str, value) -> "Record":
+        rest = tuple((f, v) for f, v in self.fields if f != field_name)
+        return Record(self.name, self.type, rest if value is None else rest + ((field_name, value),), self.depth)
+
+
+@dataclass(frozen=True)
 class LocalArray:
     """A C++ local `int a[N] = {...}` that became a .sig local array."""
 

@@ -127,3 +127,70 @@ def test_the_build_file_gives_the_kernel_its_compile_line_macros(tmp_path):
 def test_without_the_macro_the_helper_is_not_there(tmp_path, flag, config):
     (r,) = check_inputs([guarded(tmp_path, flag, config)])
     assert r.error is not None and "cannot tell which data buffer `target` points into" in r.error, r.error
+
+
+# Local structs of pointers (issue 20, item 2: allgather_gemm's DispatchContext and the
+# RemoteEndpoint a helper fills and returns).
+ENDPOINT = """struct Endpoint {
+    __gm__ half *target;
+    __gm__ int32_t *flag;
+};
+
+AICORE inline Endpoint PeerOf(__gm__ HcclDeviceContext *ctx, __gm__ half *recv, __gm__ int32_t *ready, int next)
+{
+    Endpoint ep;
+    ep.target = PeerAddr(ctx, recv, next) + kRowElems;
+    ep.flag = PeerAddr(ctx, ready, next);
+    return ep;
+}
+
+__global__ AICORE void row_put("""
+FILLED = "    Endpoint ep = PeerOf(ctx, recv, ready, next);\n"
+BRACED = "    Endpoint ep{PeerAddr(ctx, recv, next) + kRowElems, PeerAddr(ctx, ready, next)};\n"
+DESIGNATED = "    Endpoint ep{.target = PeerAddr(ctx, recv, next) + kRowElems, .flag = PeerAddr(ctx, ready, next)};\n"
+BRANCHED = "    Endpoint ep = PeerOf(ctx, recv, ready, next);\n    if (me == 0) {\n        ep.flag = ready;\n    }\n"
+
+
+def with_endpoint(tmp_path, declaration: str, fenced: bool = True) -> str:
+    text = ROW_PUT.replace("__global__ AICORE void row_put(", ENDPOINT)
+    text = text.replace(TARGET, declaration + "    __gm__ half *target = ep.target;\n")
+    text = text.replace("pto::comm::Signal flag(PeerAddr(ctx, ready, next));", "pto::comm::Signal flag(ep.flag);")
+    assert text.count("ep.flag") >= 2 and "PeerOf" in text
+    if not fenced:
+        text = text.replace(FENCE, "")
+    (tmp_path / "row_put.cpp").write_text(text)
+    return str(tmp_path / "row_put.cpp")
+
+
+@pytest.mark.parametrize("declaration", [FILLED, BRACED, DESIGNATED], ids=["returned", "braced", "designated"])
+@pytest.mark.parametrize("fenced, verdict", [(True, []), (False, ["data_race"])])
+def test_a_struct_of_pointers_carries_its_fields(tmp_path, declaration, fenced, verdict):
+    path = with_endpoint(tmp_path, declaration, fenced)
+    text = extract([path]).sig_text
+    assert "TPUT(recv[64:128] @ next, send[0:64]);" in text and "TNOTIFY(ready @ next, 1, Set);" in text, text
+    (r,) = check_inputs([path])
+    assert r.error is None and r.violated == verdict, r.error
+
+
+def test_a_field_set_in_a_branch_is_not_taken_for_its_value(tmp_path):
+    (r,) = check_inputs([with_endpoint(tmp_path, BRANCHED)])
+    assert r.error is not None and "cannot tell which signal `ep.flag`" in r.error, r.error
+
+
+def test_include_folders_of_the_compile_line(tmp_path):
+    """The helper lives in a header of another folder that the build file's
+    target_include_directories names; a folder of the PTO library itself is never read."""
+    helper = ROW_PUT[ROW_PUT.index("template <typename T>"):ROW_PUT.index("__global__")]
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "peer.hpp").write_text("#pragma once\n" + helper)
+    (tmp_path / "lib" / "pto" / "comm").mkdir(parents=True)
+    (tmp_path / "lib" / "peer.hpp").write_text("#pragma once\n// the library's: never read\n#error\n")
+    (tmp_path / "row_put.cpp").write_text(ROW_PUT.replace(helper, '#include "peer.hpp"\n\n'))
+    (tmp_path / "CMakeLists.txt").write_text(
+        "project(row_put)\ninclude_directories(${PROJECT_SOURCE_DIR}/lib)\nadd_library(row_put SHARED row_put.cpp)\n"
+        "target_include_directories(row_put PRIVATE $ENV{HOME}/x ${PROJECT_SOURCE_DIR}/inc)\n")
+    sk = extract([str(tmp_path / "row_put.cpp")])
+    assert "TPUT(recv[64:128] @ next, send[0:64]);" in sk.sig_text
+    (tmp_path / "CMakeLists.txt").write_text("add_library(row_put SHARED row_put.cpp)\n")
+    (r,) = check_inputs([str(tmp_path / "row_put.cpp")])
+    assert r.error is not None and "points into" in r.error, r.error

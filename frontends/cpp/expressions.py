@@ -453,15 +453,28 @@ class Expressions:
         if S.is_int(c) and not c.reads:
             return self.eval(cn if c.args[0] else an)
         a, b = self.eval(cn), self.eval(an)
-        if isinstance(a, Ptr) and isinstance(b, Ptr) and (a.base, a.elem, a.plain) == (b.base, b.elem, b.plain):
-            # `owner == me ? buf + off : RemotePtr(ctx, buf, owner) + off`: one buffer, the
-            # rank (and the offset) chosen by the condition
-            own = S.name("rank")
-            ra, rb = a.rank if a.rank is not None else own, b.rank if b.rank is not None else own
-            rank = None if a.rank is None and b.rank is None else ra if self.same_value(ra, rb) else S.cond(c, ra, rb)
-            offset = a.offset if self.same_value(a.offset, b.offset) else S.cond(c, a.offset, b.offset)
-            return Ptr(a.base, offset, rank, a.elem, min(a.level, b.level, c.level), a.plain, a.origin)
+        chosen = self.choose_address(c, a, b)
+        if chosen is not None:
+            return chosen
         return S.cond(c, self.as_int(a, cn), self.as_int(b, an))
+
+    def choose_address(self, c: Sym, a, b):
+        """`c ? a : b` of two addresses into one buffer (`owner == me ? buf + off :
+        RemotePtr(ctx, buf, owner) + off`, or `if (owner != me) p = RemotePtr(ctx, p, owner);`):
+        that buffer, its rank and offset chosen by the condition; None for anything else."""
+        if a == b and isinstance(a, (Ptr, View)):
+            return a
+        if isinstance(a, View) and isinstance(b, View) and (a.shape, a.strides, a.dsize, a.data, a.dynamic) == (
+                b.shape, b.strides, b.dsize, b.data, b.dynamic):
+            p = self.choose_address(c, a.ptr, b.ptr)
+            return None if p is None else View(p, a.shape, a.strides, a.dsize, a.data, a.dynamic, a.site)
+        if not (isinstance(a, Ptr) and isinstance(b, Ptr) and (a.base, a.elem, a.plain) == (b.base, b.elem, b.plain)):
+            return None
+        own = S.name("rank")
+        ra, rb = a.rank if a.rank is not None else own, b.rank if b.rank is not None else own
+        rank = None if a.rank is None and b.rank is None else ra if self.same_value(ra, rb) else S.cond(c, ra, rb)
+        offset = a.offset if self.same_value(a.offset, b.offset) else S.cond(c, a.offset, b.offset)
+        return Ptr(a.base, offset, rank, a.elem, min(a.level, b.level, c.level), a.plain, a.origin)
 
     def e_cast_expression(self, node):
         ty = node.child_by_field_name("type")

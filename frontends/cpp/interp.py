@@ -127,6 +127,7 @@ class Interp(Expressions, Views, Data, Calls, Statements, Builder):
 
     def bind(self, name: str, value) -> None:
         self.scopes[-1][name] = value
+        self.scopes[-1][("depth", name)] = self.loop_depth  # the loops around its declaration
 
     def as_int(self, v, node, hint: str = "VALUE") -> Sym:
         if isinstance(v, Sym):

@@ -97,7 +97,10 @@ class Statements:
     def rebind_ptr(self, ident, value, node) -> None:
         name = self.text(ident)
         old = self.lookup(name)
-        if self.loop_depth and isinstance(old, View) and old.data and old.site is not None and (
+        home = next((scope for scope in reversed(self.scopes) if name in scope), {})
+        # it changes from one iteration to the next only if declared outside the loop
+        moves = self.loop_depth > home.get(("depth", name), 0)
+        if moves and isinstance(old, View) and old.data and old.site is not None and (
                 isinstance(value, View) and value.data and value.site is not None or isinstance(value, Unknown)):
             # a data tensor handle that moves on in a loop (a ping-pong pipeline's pending
             # destination): which buffer a transfer through it hits is not followed, so every
@@ -109,7 +112,7 @@ class Statements:
             self.assume(self.loc(node), f"data tensor {name} changes inside a loop: the transfers through it are "
                                         "left out, their data is not checked")
             value = Unknown(name, self.loc(node), name, f"moving:{name}")
-        elif self.loop_depth:
+        elif moves:
             raise self.error(node, f"pointer {name} changes inside a loop: the extraction does not unroll loops; index the signal with the loop variable instead")
         for scope in reversed(self.scopes):
             if name in scope:
@@ -232,7 +235,7 @@ class Statements:
             return
         v = self.eval(value_node)
         if isinstance(v, Record):  # a copy, or a helper's returned struct
-            self.bind(name, Record(name, v.type, v.fields, len(self.out)))
+            self.bind(name, Record(name, v.type, v.fields, self.loop_depth))
             return
         if pointee(ctype) is not None and isinstance(v, Ptr):
             v = self.cast(ctype, v, d)
@@ -324,7 +327,7 @@ class Statements:
     def record(self, name: str, stype: str, init) -> Record:
         """A local struct: its fields from a brace list (in declaration order, or designated
         `.f = v`), the rest unset."""
-        rec = Record(name, stype, (), len(self.out))
+        rec = Record(name, stype, (), self.loop_depth)
         if init is None:
             return rec
         order = list(self.index.structs[stype])
@@ -351,11 +354,12 @@ class Statements:
         return None
 
     def assign_field(self, e, left, right, op: str) -> bool:
-        """`rec.f = v` on a local struct (`Record`): the field takes v where the variable
-        lives; set deeper (a branch, a loop), compounded or to a value that may change
-        meaning, an address becomes a value the extraction cannot follow (a signal or buffer
-        taken from it is refused) and a number is forgotten (read again as the field of an
-        unknown struct). False when `left` is not a field of such a variable."""
+        """`rec.f = v` on a local struct (`Record`): the field takes v (in a branch: `join`
+        merges the branches after it); set inside a loop the variable is declared outside
+        of, compounded or to a value that may change meaning, an address becomes a value
+        the extraction cannot follow (a signal or buffer taken from it is refused) and a
+        number is forgotten (read again as the field of an unknown struct). False when
+        `left` is not a field of such a variable."""
         base = left.child_by_field_name("argument")
         if base is None or base.type != "identifier":
             return False
@@ -364,7 +368,7 @@ class Statements:
             return False
         fname = self.text(left.child_by_field_name("field"))
         v = self.eval(right)
-        kept = self.field_kept(v) if op == "=" and len(self.out) == rec.depth else None
+        kept = self.field_kept(v) if op == "=" and self.loop_depth == rec.depth else None
         name = self.text(base)
         if kept is None and (isinstance(rec.get(fname), _ADDRESSES) or isinstance(v, _ADDRESSES)):
             # an address that depends on the way taken: not followed (a signal or buffer taken
@@ -427,14 +431,57 @@ class Statements:
         facts = {}
         if c.op == "bin" and c.args[0] == "==" and c.args[1].op == "name" and S.is_int(c.args[2]):
             facts[c.args[1].args[0]] = c.args[2]
+        before = self.addresses()
         self.facts.append(facts)
         try:
             block.body = self.collect(cons)
         finally:
             self.facts.pop()
+        taken = self.addresses()
+        self.restore(before)
         if alt is not None:
             block.orelse = self.collect(alt)
+        self.join(c, before, taken, self.addresses(), value)
         self.emit(block)
+
+    def addresses(self) -> dict:
+        """The address-like bindings in force (pointers, tensors, structs): (scope id, name) ->
+        (scope, value), to see what a branch changed."""
+        return {(id(scope), name): (scope, v) for scope in self.scopes for name, v in scope.items()
+                if isinstance(name, str) and isinstance(v, _ADDRESSES)}
+
+    def restore(self, before: dict) -> None:
+        for scope, name, v in [(sc, k[1], v) for k, (sc, v) in before.items()]:
+            scope[name] = v
+
+    def join(self, c: Sym, before: dict, taken: dict, other: dict, node) -> None:
+        """After `if (c)`: each address a branch changed is the one of the branch the
+        condition picks (`choose_address`); what cannot be said so is not followed (refused
+        where a signal or buffer is taken from it)."""
+        for key, (scope, old) in before.items():
+            a, b = taken.get(key, (scope, old))[1], other.get(key, (scope, old))[1]
+            if a is old and b is old:
+                continue
+            name = key[1]
+            chosen = self.choose_record(c, a, b, node) if isinstance(a, Record) and isinstance(b, Record) else \
+                self.choose_address(c, a, b)
+            scope[name] = chosen if chosen is not None else Unknown(
+                name, self.loc(node), name, f"unfollowed:{name}@{self.loc(node)}")
+
+    def choose_record(self, c: Sym, a: Record, b: Record, node) -> Record:
+        """A local struct after `if (c)`: each field the branches agree on, an address field
+        they do not as `choose_address` picks it (or not followed), a number field they do
+        not forgotten (read as the field of an unknown struct)."""
+        out = Record(a.name, a.type, (), a.depth)
+        for f in dict.fromkeys([f for f, _ in a.fields] + [f for f, _ in b.fields]):
+            fa, fb = a.get(f), b.get(f)
+            if fa == fb:
+                out = out.with_field(f, fa)
+            elif isinstance(fa, _ADDRESSES) or isinstance(fb, _ADDRESSES):
+                chosen = self.choose_address(c, fa, fb)
+                out = out.with_field(f, chosen if chosen is not None else Unknown(
+                    f"{a.name}.{f}", self.loc(node), f, f"unfollowed:{a.name}.{f}@{self.loc(node)}"))
+        return out
 
     def s_switch_statement(self, node) -> None:
         """`switch (x) { case A: ... }` as an if / else-if chain on x. A case's branch runs its
@@ -680,8 +727,12 @@ class Statements:
 
     def sweep(self, var: str, head_init: str, c: Sym, head_upd: str, init, body) -> tuple[str, Sym] | None:
         """`for (int p = 0; p < n; ++p)` whose body leaves p alone: p takes every value in
-        [0, n). (p, n), for the rank-count evidence of translation()."""
-        if head_init != f"int {var} = 0" or head_upd not in (f"{var}++", f"{var} += 1", f"{var} = {var} + 1"):
+        [0, n); so does the blocks' sweep `for (p = block; p < n; p += step)` (moe_combine's
+        `src = blockId; src < shape.ep; src += blockNum`), the blocks of a rank together.
+        (p, n), for the rank-count evidence of translation()."""
+        one = head_init == f"int {var} = 0" and head_upd in (f"{var}++", f"{var} += 1", f"{var} = {var} + 1")
+        strided = head_init == f"int {var} = block" and head_upd.startswith(f"{var} += ")
+        if not (one or strided):
             return None
         if not (c.op == "bin" and c.args[0] == "<" and c.args[1] == S.name(var)):
             return None

@@ -112,16 +112,15 @@ class Struct:
 @dataclass(frozen=True)
 class Record:
     """A local variable of a struct type the files define (`Ctx c{ptr, ctx, ...};`, `Ctx c;
-    c.ptr = ...;`, a helper's `return c;`): the values of the fields the code set where the
-    variable lives (`depth`: the nesting of the statements around it). An address field set
-    deeper (in a branch or a loop) holds an Unknown; a number field set so, or to a value
-    that may change meaning, and a field never set are read as any field of an unknown
-    struct is."""
+    c.ptr = ...;`, a helper's `return c;`): the values of the fields the code set (`depth`:
+    the loops around its declaration). An address field set in a loop it is declared outside
+    of holds an Unknown; a number field set so, or to a value that may change meaning, and
+    a field never set are read as any field of an unknown struct is."""
 
     name: str
     type: str
     fields: tuple = ()            # ((field, value), ...)
-    depth: int = 0
+    depth: int = 0                # loops around the declaration
 
     def get(self, field_name: str):
         return next((v for f, v in self.fields if f == field_name), None)

@@ -149,6 +149,8 @@ FILLED = "    Endpoint ep = PeerOf(ctx, recv, ready, next);\n"
 BRACED = "    Endpoint ep{PeerAddr(ctx, recv, next) + kRowElems, PeerAddr(ctx, ready, next)};\n"
 DESIGNATED = "    Endpoint ep{.target = PeerAddr(ctx, recv, next) + kRowElems, .flag = PeerAddr(ctx, ready, next)};\n"
 BRANCHED = "    Endpoint ep = PeerOf(ctx, recv, ready, next);\n    if (me == 0) {\n        ep.flag = ready;\n    }\n"
+LOOPED = ("    Endpoint ep = PeerOf(ctx, recv, ready, next);\n    for (int i = 0; i < 2; i++) {\n"
+          "        ep.flag = ready;\n    }\n")
 
 
 def with_endpoint(tmp_path, declaration: str, fenced: bool = True) -> str:
@@ -172,8 +174,13 @@ def test_a_struct_of_pointers_carries_its_fields(tmp_path, declaration, fenced, 
     assert r.error is None and r.violated == verdict, r.error
 
 
-def test_a_field_set_in_a_branch_is_not_taken_for_its_value(tmp_path):
-    (r,) = check_inputs([with_endpoint(tmp_path, BRANCHED)])
+def test_a_field_set_in_a_branch_is_the_one_the_condition_picks(tmp_path):
+    text = extract([with_endpoint(tmp_path, BRANCHED)]).sig_text
+    assert "TNOTIFY(ready @ (rank == 0 ? rank : next), 1, Set);" in text, text
+
+
+def test_a_field_set_in_a_loop_is_not_taken_for_its_value(tmp_path):
+    (r,) = check_inputs([with_endpoint(tmp_path, LOOPED)])
     assert r.error is not None and "cannot tell which signal `ep.flag`" in r.error, r.error
 
 
@@ -194,3 +201,43 @@ def test_include_folders_of_the_compile_line(tmp_path):
     (tmp_path / "CMakeLists.txt").write_text("add_library(row_put SHARED row_put.cpp)\n")
     (r,) = check_inputs([str(tmp_path / "row_put.cpp")])
     assert r.error is not None and "points into" in r.error, r.error
+
+
+# A pointer moved to a peer in one branch (pto-isa gemm_ar's RsNotifySubtileReady:
+# `counter = base + id; if (meta.owner != my_rank) counter = HcclRemotePtr(ctx, counter, owner);`),
+# in a helper called from a loop.
+FLAG = "    pto::comm::Signal flag(PeerAddr(ctx, ready, next));\n"
+
+
+def branched_flag(tmp_path, code: str) -> str:
+    assert FLAG in ROW_PUT
+    (tmp_path / "row_put.cpp").write_text(ROW_PUT.replace(FLAG, code))
+    return str(tmp_path / "row_put.cpp")
+
+
+@pytest.mark.parametrize("code, notify", [
+    ("    __gm__ int32_t *p = ready;\n    if (me == 0) {\n        p = PeerAddr(ctx, ready, next);\n    }\n"
+     "    pto::comm::Signal flag(p);\n", "TNOTIFY(ready @ (rank == 0 ? next : rank), 1, Set);"),
+    ("    __gm__ int32_t *p = ready;\n    if (me == 0) {\n        p = PeerAddr(ctx, ready, next);\n    } else {\n"
+     "        p = PeerAddr(ctx, ready, (me + 2) % ctx->rankNum);\n    }\n    pto::comm::Signal flag(p);\n",
+     "TNOTIFY(ready @ (rank == 0 ? next : (rank + 2) % nranks), 1, Set);"),
+    ("    for (int i = 0; i < 2; i++) {\n        __gm__ int32_t *p = ready;\n        if (i == 1) {\n"
+     "            p = PeerAddr(ctx, ready, next);\n        }\n        pto::comm::Signal flag(p);\n"
+     "        pto::comm::TNOTIFY(flag, 1, pto::comm::NotifyOp::Set);\n    }\n    pto::comm::Signal flag(ready);\n",
+     "TNOTIFY(ready @ (i == 1 ? next : rank), 1, Set);"),
+], ids=["then", "then-else", "declared in the loop"])
+def test_a_pointer_moved_in_a_branch_is_the_one_the_condition_picks(tmp_path, code, notify):
+    text = extract([branched_flag(tmp_path, code)]).sig_text
+    assert notify in text, text
+
+
+@pytest.mark.parametrize("code, error", [
+    ("    __gm__ int32_t *p = ready;\n    if (me == 0) {\n        p = (__gm__ int32_t *)send;\n    }\n"
+     "    pto::comm::Signal flag(p);\n", "cannot tell which signal `p` points into"),
+    ("    __gm__ int32_t *p = ready;\n    for (int i = 0; i < 2; i++) {\n        if (i == 1) {\n"
+     "            p = PeerAddr(ctx, ready, next);\n        }\n    }\n    pto::comm::Signal flag(p);\n",
+     "pointer p changes inside a loop"),
+], ids=["two buffers", "declared outside the loop"])
+def test_a_pointer_the_branches_do_not_agree_on_is_refused(tmp_path, code, error):
+    (r,) = check_inputs([branched_flag(tmp_path, code)])
+    assert r.error is not None and error in r.error, r.error

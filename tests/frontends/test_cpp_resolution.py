@@ -56,6 +56,30 @@ def test_window_idiom_proves_the_own_rank_and_the_sweep_the_rank_count(tmp_path)
     assert "TWAIT(slot[rank], nranks, GE)" in ex.sig_text
 
 
+STRIDED = CTX + """
+__global__ AICORE void k(__gm__ Ctx *ctx, __gm__ int32_t *slot, int32_t ep, int32_t blocks)
+{
+    int32_t me = ctx->rankId;
+    for (int32_t p = get_block_idx(); p < ep; p += blocks) {
+        __gm__ int32_t *r = (__gm__ int32_t *)(ctx->windowsIn[p] + ((uint64_t)(slot + me) - ctx->windowsIn[me]));
+        pto::comm::TNOTIFY(pto::comm::Signal(r), 1, pto::comm::NotifyOp::AtomicAdd);
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("start, step, evidence", [("get_block_idx()", "blocks", True), ("0", "1", True),
+                                                   ("get_block_idx()", "1", True), ("1", "1", False),
+                                                   ("0", "2", False)])
+def test_a_sweep_of_the_blocks_over_the_windows_proves_the_rank_count(tmp_path, start, step, evidence):
+    """moe_combine's `for (src = blockId; src < shape.ep; src += blockNum)`: the blocks of a
+    rank together address every peer below the bound, so the bound is the rank count (a
+    sweep that starts past 0, or skips peers, shows nothing)."""
+    body = STRIDED.replace("p = get_block_idx();", f"p = {start};").replace("p += blocks", f"p += {step}")
+    ex = run(tmp_path, body)
+    assert ("p < nranks;" in ex.sig_text) == evidence, ex.sig_text
+
+
 def test_without_the_idiom_the_same_fields_stay_a_naming_convention(tmp_path):
     body = CTX + """
 __global__ AICORE void k(__gm__ Ctx *ctx, __gm__ int32_t *slot)

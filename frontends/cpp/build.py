@@ -14,7 +14,7 @@ is left out. The config's `defines` replaces the macros. The include folders lik
 of the top-level `include_directories` and of the file's targets' `target_include_directories`,
 relative to the build file's folder or starting with `${CMAKE_CURRENT_SOURCE_DIR}` /
 `${CMAKE_CURRENT_LIST_DIR}` (or `${PROJECT_SOURCE_DIR}` when this file declares the
-`project`), and only those that exist and are not the PTO library's own (whose intrinsics
+`project`, or a variable a top-level `set(NAME folder)` gives one of those), and only those that exist and are not the PTO library's own (whose intrinsics
 the reader knows by name); a quoted `#include` the kernel's own folder does not
 hold is looked up there, in order.
 """
@@ -75,6 +75,13 @@ def compile_line(kernel: str) -> CompileLine:
     dirs: list[Path] = []
     first = None
     for cmd, words, node in commands:
+        if cmd == "set" and len(words) == 2:  # `set(DIR ${PROJECT_SOURCE_DIR}/x)`: a folder variable
+            value = _expand(words[1].strip('"'), roots)
+            if value is not None:
+                roots["${" + words[0] + "}"] = Path(value)
+            else:
+                roots.pop("${" + words[0] + "}", None)
+            continue
         if cmd == "include_directories" or cmd == "target_include_directories" and words and words[0] in targets:
             for w in words[1:] if cmd == "target_include_directories" else words:
                 d = _folder(w.strip('"'), here, roots)
@@ -95,14 +102,23 @@ def compile_line(kernel: str) -> CompileLine:
     return CompileLine(out, first, tuple(dirs))
 
 
-def _folder(word: str, here: Path, roots: dict) -> Path | None:
-    """An include folder of the build file, if it names one that exists without a variable
-    other than the build file's own folder."""
+def _expand(word: str, roots: dict) -> str | None:
+    """`word` with a leading folder variable the build file defines replaced, or None when
+    it names another variable or a generator expression."""
     for var, path in roots.items():
         if word.startswith(var):
             word = str(path) + word[len(var):]
             break
-    if "${" in word or "$<" in word or "$ENV" in word or word in _SCOPES or word == "SYSTEM":
+    if "${" in word or "$<" in word or "$ENV" in word:
+        return None
+    return word
+
+
+def _folder(word: str, here: Path, roots: dict) -> Path | None:
+    """An include folder of the build file, if it names one that exists without a variable
+    other than the build file's own folder (or one set to a folder under it, `set(D ...)`)."""
+    word = _expand(word, roots)
+    if word is None or word in _SCOPES or word == "SYSTEM":
         return None
     d = Path(word) if Path(word).is_absolute() else here / word
     if not d.is_dir() or any((d / lib).exists() for lib in LIBRARY_ROOTS):

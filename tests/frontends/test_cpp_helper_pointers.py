@@ -184,9 +184,11 @@ def test_a_field_set_in_a_loop_is_not_taken_for_its_value(tmp_path):
     assert r.error is not None and "cannot tell which signal `ep.flag`" in r.error, r.error
 
 
-def test_include_folders_of_the_compile_line(tmp_path):
+@pytest.mark.parametrize("folder", ["${PROJECT_SOURCE_DIR}/inc", "${INC}", "inc"])
+def test_include_folders_of_the_compile_line(tmp_path, folder):
     """The helper lives in a header of another folder that the build file's
-    target_include_directories names; a folder of the PTO library itself is never read."""
+    target_include_directories names (through a `set` variable as pto-isa's a5 kernels do);
+    a folder of the PTO library itself is never read."""
     helper = ROW_PUT[ROW_PUT.index("template <typename T>"):ROW_PUT.index("__global__")]
     (tmp_path / "inc").mkdir()
     (tmp_path / "inc" / "peer.hpp").write_text("#pragma once\n" + helper)
@@ -194,8 +196,8 @@ def test_include_folders_of_the_compile_line(tmp_path):
     (tmp_path / "lib" / "peer.hpp").write_text("#pragma once\n// the library's: never read\n#error\n")
     (tmp_path / "row_put.cpp").write_text(ROW_PUT.replace(helper, '#include "peer.hpp"\n\n'))
     (tmp_path / "CMakeLists.txt").write_text(
-        "project(row_put)\ninclude_directories(${PROJECT_SOURCE_DIR}/lib)\nadd_library(row_put SHARED row_put.cpp)\n"
-        "target_include_directories(row_put PRIVATE $ENV{HOME}/x ${PROJECT_SOURCE_DIR}/inc)\n")
+        "project(row_put)\nset(INC ${PROJECT_SOURCE_DIR}/inc)\ninclude_directories(${PROJECT_SOURCE_DIR}/lib)\n"
+        f"add_library(row_put SHARED row_put.cpp)\ntarget_include_directories(row_put PRIVATE $ENV{{HOME}}/x {folder})\n")
     sk = extract([str(tmp_path / "row_put.cpp")])
     assert "TPUT(recv[64:128] @ next, send[0:64]);" in sk.sig_text
     (tmp_path / "CMakeLists.txt").write_text("add_library(row_put SHARED row_put.cpp)\n")

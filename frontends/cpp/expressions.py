@@ -40,8 +40,9 @@ class Expressions:
         name = self.regions[key]
         if name not in self.region_noted:
             self.region_noted.add(name)
-            self.assume(self.loc(node), f"{self.text(node)} is the start of {name} (config [regions]); its elements are "
-                                        f"those of the pointer type it is used through")
+            self.assume(self.loc(node), self.region_notes.get(name) or
+                        f"{self.text(node)} is the start of {name} (config [regions]); its elements are "
+                        f"those of the pointer type it is used through")
         return Ptr(name, S.num(0), None, 1, PARTIAL, name in self.plain, self.loc(node))
 
     def e_number_literal(self, node):

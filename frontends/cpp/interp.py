@@ -31,11 +31,12 @@ from frontends.cpp.data import Data
 from frontends.cpp.expressions import Expressions
 from frontends.cpp.statements import Statements
 from frontends.cpp.views import Views
+from frontends.cpp.workspace import Workspace
 
 __all__ = ["Interp", "norm"]
 
 
-class Interp(Expressions, Views, Data, Calls, Statements, Builder):
+class Interp(Expressions, Views, Data, Calls, Statements, Workspace, Builder):
     """Interprets one kernel (and the helpers it calls) into skeleton statements."""
 
     def __init__(self, index: Index, cfg: dict, kernel: Function, proven: dict | None = None,
@@ -83,6 +84,7 @@ class Interp(Expressions, Views, Data, Calls, Statements, Builder):
         self.windows = set(cfg.get("windows", [])) | {"windowsIn", "windowsOut"}
         self.plain = set(cfg.get("plain_signals", []))
         self.region_noted: set[str] = set()  # regions whose start was said in the assumptions
+        self.region_notes: dict[str, str] = {}  # region -> what its start is (workspace.py), if not the config's
         self.mutated_cache: dict[int, set[str]] = {}
         self.launch_args: dict[str, Sym] = {}
         self.launch_hints: list[str] = []     # what the kernel's launches leave open (extract)
@@ -320,6 +322,7 @@ class Interp(Expressions, Views, Data, Calls, Statements, Builder):
         for err in f.file.errors:
             if f.node.start_byte <= err.start_byte < f.node.end_byte:
                 raise ExtractError(f.file.loc(err), "syntax error: the C++ parser cannot read this part of the kernel")
+        self.split_workspaces(body)
         self.s_compound_statement(body)
         return self.out[0]
 

@@ -28,6 +28,9 @@ from frontends.cpp.vocabulary import SignalInfo, norm
 ATOMIC = ("AtomicNone", "AtomicAdd")
 
 
+MAX_ROWS = 64  # a strided window at a runtime offset is cut into at most this many rows
+
+
 class Data:
     """TPUT / TGET / TLOAD / TSTORE (a part of Interp)."""
 
@@ -106,11 +109,14 @@ class Data:
         reads = K.names(name, start, ptr.rank, *(x for d in dims for x in d))
         return name + sel + at, levels, size, reads
 
-    def transfer(self, kind: str, arg_nodes, targs, node):
+    def transfer(self, kind: str, arg_nodes, targs, node, row=None):
         if len(arg_nodes) < 2:
             raise self.error(node, f"{kind} needs (dst, src, tile...)")
-        dst = self.data_view(arg_nodes[0], node, "destination")
-        src = self.data_view(arg_nodes[1], node, "source")
+        if row is not None:  # one row of a strided window (row_split)
+            dst, src = row
+        else:
+            dst = self.data_view(arg_nodes[0], node, "destination")
+            src = self.data_view(arg_nodes[1], node, "source")
         if dst is None or src is None:
             return S.num(0)
         own_side, remote_side = (src, dst) if kind == "TPUT" else (dst, src)
@@ -122,6 +128,11 @@ class Data:
         if dst.dynamic != src.dynamic:      # one extent unknown: both are modelled as one element
             dst, src = (View(v.ptr, (), (), v.dsize, True, True) for v in (dst, src))
         self.transfer_bases.update((dst.ptr.base, src.ptr.base))
+        rows = self.row_split(dst, src, node)
+        if rows is not None:  # a strided window at a runtime offset: one transfer per row
+            for d, s_ in rows:
+                self.transfer(kind, arg_nodes, targs, node, (d, s_))
+            return S.num(0)
         dtext, dlev, _, dreads = self.buffer_text(dst, arg_nodes[0])
         stext, slev, _, sreads = self.buffer_text(src, arg_nodes[1])
         peer = (dlev if kind == "TPUT" else slev)["peer"]
@@ -157,6 +168,49 @@ class Data:
             return p
         return "AtomicNone"
 
+    def row_split(self, dst: View, src: View, node) -> list[tuple[View, View]] | None:
+        """A transfer whose window is strided rows (`Shape<.., R, C>`, `Stride<.., S, 1>`,
+        S > C) at an offset the code does not fix, which no `view` declaration can name
+        (lm_head_combine_push's 8 rows of 2048 floats): as R transfers of one row each, in
+        order, the other side cut into the same R runs of C elements. The elements are
+        exactly the window's; the rows are ordered as the statements of one process, so
+        the happens-before relation of every element is the one the single transfer gives.
+        None when the windows are not so (a fixed offset keeps its `view`)."""
+        shapes = [self._rows(v) for v in (dst, src)]
+        if None in shapes or not any(r[2] and r[3] for r in shapes):
+            return None
+        (rd, cd, _, _), (rs, cs, _, _) = shapes
+        if rd * cd != rs * cs:
+            return None
+        rows, cols = (rd, cd) if shapes[0][2] else (rs, cs)
+        if rows > MAX_ROWS:
+            return None
+        self.assume(self.loc(node), f"the strided window of this transfer ({rows} rows of {cols} elements at an offset "
+                                    f"the code computes) is modelled as {rows} transfers of one row each, in order")
+        return [(self._row(dst, k, cols), self._row(src, k, cols)) for k in range(rows)]
+
+    def _rows(self, v: View):
+        """(rows, columns, strided, at a runtime start) of a 2-D window of strided rows (or a
+        contiguous run: strided False, rows 1); None for anything else."""
+        dims = [(n, st) for n, st in zip(v.shape, v.strides) if not (S.is_int(n) and n.args[0] == 1)]
+        if v.dynamic or not all(S.is_int(x) for d in dims for x in d):
+            return None
+        runtime = not S.is_int(self.elements(v.ptr.offset, v.dsize))
+        if len(dims) == 1 and dims[0][1].args[0] == 1:
+            return 1, dims[0][0].args[0], False, runtime
+        if len(dims) == 2 and dims[1][1].args[0] == 1 and dims[0][1].args[0] > dims[1][0].args[0]:
+            return dims[0][0].args[0], dims[1][0].args[0], True, runtime
+        return None
+
+    def _row(self, v: View, k: int, cols: int) -> View:
+        """Row k of `v` as a contiguous view of `cols` elements."""
+        dims = [(n, st) for n, st in zip(v.shape, v.strides) if not (S.is_int(n) and n.args[0] == 1)]
+        step = dims[0][1].args[0] if len(dims) == 2 else cols
+        off = S.binop("+", v.ptr.offset, S.num(k * step * v.dsize))
+        p = v.ptr
+        return View(Ptr(p.base, off, p.rank, p.elem, p.level, p.plain, p.origin), (S.num(cols),), (S.num(1),),
+                    v.dsize, v.data, False, v.site)
+
     def data_access(self, kind: str, arg_nodes, node) -> None:
         """TLOAD(tile, gm) reads gm, TSTORE(gm, tile) writes it: a READ / WRITE of the buffer,
         kept only when a TPUT / TGET makes that pointer a buffer (extract drops the others)."""
@@ -172,8 +226,18 @@ class Data:
             return
         if v.ptr.base in self.signals:
             return
-        text, _, _, reads = self.buffer_text(v, arg_nodes[k])
-        self.emit(K.sync(f"{'READ' if kind == 'TLOAD' else 'WRITE'}({text});", self.loc(node), reads, buffer=v.ptr.base))
+        shape = self._rows(v)
+        if shape is not None and shape[2] and shape[3] and shape[0] <= MAX_ROWS:  # strided rows at a runtime start
+            views = [self._row(v, r, shape[1]) for r in range(shape[0])]
+            self.assume(self.loc(node), f"the strided window of this access ({shape[0]} rows of {shape[1]} elements at "
+                                        f"an offset the code computes) is modelled as {shape[0]} accesses of one row "
+                                        f"each, in order")
+        else:
+            views = [v]
+        for one in views:
+            text, _, _, reads = self.buffer_text(one, arg_nodes[k])
+            self.emit(K.sync(f"{'READ' if kind == 'TLOAD' else 'WRITE'}({text});", self.loc(node), reads,
+                             buffer=v.ptr.base))
 
     def async_transfer(self, kind: str, node):
         self.assume(self.loc(node), f"{kind} is not extracted yet: the async transfer is left out and its data "

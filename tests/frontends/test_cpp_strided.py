@@ -43,3 +43,31 @@ def test_a_strided_put_becomes_a_view_of_the_buffer(tmp_path):
 def test_a_strided_put_is_judged_per_element(tmp_path, fenced, verdict):
     (r,) = check_inputs([kernel(tmp_path, fenced=fenced)])
     assert r.error is None and r.violated == verdict, r.error
+
+
+def at_runtime_offset(tmp_path, fenced=True) -> str:
+    """The strided ring at an offset the kernel receives (`off`): no `view` can name it."""
+    path = kernel(tmp_path, fenced=fenced)
+    text = Path(path).read_text()
+    for old, new in (("__gm__ int32_t *ready)", "__gm__ int32_t *ready, int32_t off)"),
+                     ("RowGlobal dst(PeerAddr(ctx, recv, next));", "RowGlobal dst(PeerAddr(ctx, recv, next) + off);"),
+                     ("RowGlobal got(recv);", "RowGlobal got(recv + off);")):
+        assert old in text
+        text = text.replace(old, new)
+    Path(path).write_text(text)
+    return path
+
+
+def test_a_strided_window_at_a_runtime_offset_is_cut_into_rows(tmp_path):
+    ex = extract([at_runtime_offset(tmp_path)])
+    text = ex.sig_text
+    assert "view" not in text.split("kernel {")[0].replace("// ", "")
+    assert "TPUT(recv[OFF:OFF + 32] @ next, send[0:32]);\n    TPUT(recv[OFF + 64:OFF + 64 + 32] @ next, send[64:96]);" in text, text
+    assert "READ(recv[OFF:OFF + 32]);\n    READ(recv[OFF + 64:OFF + 64 + 32]);" in text
+    assert any("modelled as 2 transfers of one row each" in a.text for a in ex.assumptions)
+
+
+@pytest.mark.parametrize("fenced, verdict", [(True, []), (False, ["data_race"])])
+def test_the_rows_of_a_window_are_judged_as_the_window(tmp_path, fenced, verdict):
+    (r,) = check_inputs([at_runtime_offset(tmp_path, fenced=fenced)])
+    assert r.error is None and r.violated == verdict, r.error

@@ -378,6 +378,14 @@ def interpret(code: ir.Code, ctx: dict, pc: int, env: tuple, faults=None) -> lis
     return state
 
 
+class _Runs(list):
+    """A dimension's chosen indices as merged runs [[a, b), ...] (a contiguous slice), so that
+    a slice of a large buffer is not enumerated index by index."""
+
+    def indices(self) -> list[int]:
+        return [i for a, b in self for i in range(a, b)]
+
+
 def view_positions(view: ir.View, env: tuple, ctx: dict, own_rank: int, nranks: int, elems: int,
                    grain: int = 1, first_block: int | None = None) -> int:
     """A bitmask of the global positions `view` may name under `env`. With a grain (a buffer's
@@ -399,6 +407,14 @@ def view_positions(view: ir.View, env: tuple, ctx: dict, own_rank: int, nranks: 
                      for x, dflt in ((sel.start, 0), (sel.stop, d), (sel.step, 1))]
             if any(p is TOP for p in parts) or len(parts[0]) * len(parts[1]) * len(parts[2]) > CAP:
                 choices.append(range(d))
+            elif parts[2] == frozenset((1,)):  # contiguous: the runs [a, b), merged (not every index)
+                runs: list = []
+                for a, b in sorted((a, b) for a in parts[0] for b in parts[1] if 0 <= a < b <= d):
+                    if runs and a <= runs[-1][1]:
+                        runs[-1][1] = max(runs[-1][1], b)
+                    else:
+                        runs.append([a, b])
+                choices.append(_Runs(runs))
             else:
                 idx = set()
                 for a in parts[0]:
@@ -421,14 +437,17 @@ def view_positions(view: ir.View, env: tuple, ctx: dict, own_rank: int, nranks: 
     if k > 0 and strides[k - 1] == run:
         k -= 1
         last = []
-        for i in sorted(choices[k]):
-            if last and i == last[-1][1]:
-                last[-1][1] = i + 1
-            else:
-                last.append([i, i + 1])
+        if isinstance(choices[k], _Runs):
+            last = choices[k]
+        else:
+            for i in sorted(choices[k]):
+                if last and i == last[-1][1]:
+                    last[-1][1] = i + 1
+                else:
+                    last.append([i, i + 1])
     flats = [first]
     for c, s in zip(choices[:k], strides[:k]):
-        flats = [f + i * s for f in flats for i in c]
+        flats = [f + i * s for f in flats for i in (c.indices() if isinstance(c, _Runs) else c)]
     spans = [(f + lo * run, (hi - lo) * run) for f in flats for lo, hi in last] if last is not None else \
         [(f, run) for f in flats]
     one = 0

@@ -13,7 +13,23 @@ from checker.kernels import check_inputs
 from frontends.cpp import extract
 
 ROOT = Path(__file__).resolve().parents[2]
-ROW_PUT = (ROOT / "tests/frontends/helpers_pointers/row_put.cpp").read_text()
+
+
+def _row_put() -> str:
+    """The corpus ring hand-off, with rows of halves, the put into row 1 of the successor
+    through a pointer `target`, and the read of that row."""
+    text = (ROOT / "tests/frontends/corpus/put_notify_fence/put_notify_fence.cpp").read_text()
+    for old, new in (("<float,", "<half,"), ("Vec, float,", "Vec, half,"), ("__gm__ float *", "__gm__ half *"),
+                     ("void put_notify_fence(", "void row_put("),
+                     ("    RowGlobal dst(PeerAddr(ctx, recv, next));\n",
+                      "    __gm__ half *target = PeerAddr(ctx, recv, next) + kRowElems;\n    RowGlobal dst(target);\n"),
+                     ("RowGlobal got(recv);", "RowGlobal got(recv + kRowElems);")):
+        assert old in text, old
+        text = text.replace(old, new)
+    return text
+
+
+ROW_PUT = _row_put()
 TARGET = "    __gm__ half *target = PeerAddr(ctx, recv, next) + kRowElems;\n"
 FENCE = "    pipe_barrier(PIPE_ALL);\n    dsb(DSB_DDR);\n"
 

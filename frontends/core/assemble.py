@@ -23,6 +23,7 @@ class Sizes:
     ranks_note: str
     nblocks: int
     blocks_note: str
+    subblocks: int = 0  # a mixed kernel: vector cores per cube core (NBLOCKS cube cores, then theirs)
 
 
 def sizes(cfg: dict, kloc: Loc, default_ranks: int, launch_blocks: int | None = None) -> tuple[Sizes, list]:
@@ -74,7 +75,11 @@ def render(layout: Layout) -> tuple[str, tuple[SourceMapEntry, ...]]:
     for text, comment, loc in layout.params:
         pr.add(f"{text}    // {comment}", loc)
     pr.add("ranks NRANKS;")
-    pr.add("blocks NBLOCKS;")
+    if layout.sizes.subblocks:
+        pr.add(f"blocks {1 + layout.sizes.subblocks} * NBLOCKS;    // a mixed kernel: NBLOCKS cube cores, then "
+               f"{layout.sizes.subblocks} vector cores per cube core")
+    else:
+        pr.add("blocks NBLOCKS;")
     for text, loc in layout.decls:
         pr.add(text + (f"    // {Path(loc.file).name}:{loc.line}:{loc.col}" if loc else ""), loc)
     pr.add("")

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Intrinsic:
-    role: str  # notify, wait, test, transfer, async_transfer, data_access, pipe_barrier, fence, block_barrier, block_index, block_count
+    role: str  # notify, wait, test, transfer, async_transfer, data_access, pipe_barrier, fence, block_barrier, block_index, block_count, subblock_index, subblock_count
     statement: str  # the skeleton statement it becomes ("" when it becomes none)
     args: tuple[str, ...]  # the roles of its arguments, in order
     cpp: tuple[str, ...] = ()
@@ -40,10 +40,15 @@ INTRINSICS: tuple[Intrinsic, ...] = (
               not_in=(("mlir", "the MLIR reader models signals only; its data ops are left out"),)),
     Intrinsic("pipe_barrier", "pipe_barrier(PIPE_ALL)", ("pipe",), ("pipe_barrier",), ("pto.barrier",)),
     Intrinsic("fence", "dsb(DSB_DDR)", ("barrier kind",), ("dsb",), ("pto.fence",)),
-    Intrinsic("block_barrier", "block_barrier", (), ("SyncAll", "block_barrier"),
+    Intrinsic("block_barrier", "block_barrier", (), ("SyncAll", "SYNCALL", "block_barrier"),
               not_in=(("mlir", "no PTO MLIR op for an all-block barrier is known to the reader"),)),
     Intrinsic("block_index", "block", (), ("get_block_idx", "GetBlockIdx"), ("pto.get_block_idx",)),
     Intrinsic("block_count", "nblocks", (), ("get_block_num", "GetBlockNum"), ("pto.get_block_num",)),
+    # a mixed kernel's vector cores: 0 or 1 of the pair beside each cube core, and the pair's size
+    Intrinsic("subblock_index", "", (), ("get_subblockid", "GetSubBlockIdx"),
+              not_in=(("mlir", "the MLIR reader models one core type; pto.get_subblock_idx is runtime data there"),)),
+    Intrinsic("subblock_count", "", (), ("get_subblockdim", "GetSubBlockNum"),
+              not_in=(("mlir", "the MLIR reader models one core type; pto.get_subblock_num is runtime data there"),)),
 )
 
 _BY_CPP = {name: row for row in INTRINSICS for name in row.cpp}

@@ -12,6 +12,7 @@ param with an `Assumption` at its C++ location. See docs/frontends.md.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,7 @@ from frontends.cpp.host import (HostPlan, HostReader, template_arg_name, enclosi
 from frontends.cpp.host import strip as _host_strip
 from frontends.cpp.interp import Interp, norm
 from frontends.core.assemble import Layout, call_sites, render, sizes
+from frontends.core import skeleton as K
 from frontends.core.skeleton import as_scalar, drop_unused_params, prune
 from frontends.cpp.source import Function, Index, declarator_name, load, snippet
 from frontends.core.sym import FULL, LEVEL_NAMES, Sym
@@ -52,10 +54,11 @@ def extract(paths: list[str], config: dict | None = None, kernel: str | None = N
     chosen = _choose_kernel(index, cfg, str(paths[0]), kernel)
     site = _launch_site(index, chosen, cfg)
     proven, moving = None, frozenset()
+    vector = _vector_pass(index, cfg, chosen)
     for _ in range(_PASSES):
         interp = Interp(index, cfg, chosen, proven=proven, moving=moving)
         interp.launch_hints = [text for _, _, text in site.hints]
-        stmts = prune(interp.run(site.args, site.template))
+        stmts = prune(interp.run(site.args, site.template)) if vector is None else _mixed(interp, vector, site)
         again = False
         if proven is None and any(interp.evidence.values()):
             # the code showed which expressions are the own rank / the rank count (the window
@@ -82,6 +85,53 @@ def extract(paths: list[str], config: dict | None = None, kernel: str | None = N
 
 
 _PASSES = 8  # interpretations of a kernel at most (each pass learns what the one before found)
+SUBBLOCKS = 2  # vector cores per cube core of a mixed kernel: dav-c220 runs a mix kernel 1:2
+
+
+def _vector_pass(index: Index, cfg: dict, chosen: Function) -> tuple[Index, Function] | None:
+    """A mixed kernel's vector cores' pass (its index and kernel entry); None for a kernel of
+    one core type."""
+    v = index.vector_pass
+    if v is None:
+        return None
+    fs = [f for f in v.functions.get(chosen.name, ()) if f.file.path == chosen.file.path]
+    if not fs:
+        raise ExtractError(_name_at(chosen), f"kernel {chosen.name} is not found in the vector cores' pass of "
+                                             f"the file (set defines = [\"__DAV_CUBE__\"] to check the cube pass alone)")
+    return v, fs[0]
+
+
+def _mixed(interp: Interp, vector: tuple[Index, Function], site) -> list:
+    """A mixed kernel read as one launch runs it: blocks 0 .. NBLOCKS-1 are the cube cores,
+    running the cube pass (`__DAV_CUBE__`); then `subblocks` vector cores per cube core
+    (NBLOCKS * subblocks blocks), running the vector pass (`__DAV_VEC__`), where
+    get_block_idx() is the block of the cube core they pair with and get_subblockid() which
+    of the pair. `if (block < NBLOCKS) { cube pass } else { vector pass }`; both share the
+    signals, buffers and params of the kernel's arguments."""
+    cube_index, cube_kernel = interp.index, interp.kernel
+    sub = int(interp.cfg.get("subblocks", SUBBLOCKS))
+    interp.mixed, interp.subblocks = True, sub
+    nblocks = S.name("NBLOCKS")
+    interp.core, interp.block_map = "cube", {"nblocks": nblocks}
+    cube = prune(interp.run(site.args, site.template))
+    v_index, v_kernel = vector
+    interp.index, interp.kernel, interp.sf = v_index, v_kernel, v_kernel.file
+    interp.core, interp.out = "vector", [[]]
+    interp.block_map = {"block": S.binop("/", S.binop("-", S.name("block"), nblocks), S.num(sub)), "nblocks": nblocks}
+    try:
+        vec = prune(interp.run(site.args, site.template))
+    finally:
+        interp.index, interp.kernel, interp.sf = cube_index, cube_kernel, cube_kernel.file
+        interp.core, interp.block_map = "cube", {}
+    interp.index.notes = list(dict.fromkeys(cube_index.notes + v_index.notes))
+    kloc = _name_at(cube_kernel)
+    interp.assume(kloc, f"kernel {cube_kernel.name} is a mixed kernel: its cube cores' pass (__DAV_CUBE__) and its "
+                        f"vector cores' pass (__DAV_VEC__) both hold signal or data operations of their own, and are "
+                        f"checked together as one launch runs them: blocks 0 .. NBLOCKS-1 are the cube cores, then "
+                        f"{sub} vector cores per cube core (get_block_idx() the block of the cube core they pair with, "
+                        f"get_subblockid() 0 .. {sub - 1}, get_subblockdim() {sub}; set subblocks = N for another "
+                        f"ratio, or defines = [\"__DAV_VEC__\"] to check one pass alone)")
+    return [K.if_(S.binop("<", S.name("block"), nblocks), kloc, cube, vec)]
 
 
 def kernels(paths: list[str], config: dict | None = None) -> list[str]:
@@ -137,7 +187,9 @@ def _entries(index: Index, cfg: dict | None = None) -> tuple[list[Function], lis
     if len(kernels) < 2:
         return kernels, []
     plain = set((cfg or {}).get("plain_signals", []))
-    with_ops = [f for f in kernels if _reaches_sync(index, f, plain)]
+    v = index.vector_pass   # a mixed kernel's: its signal code may be in the vector cores' pass only
+    with_ops = [f for f in kernels if _reaches_sync(index, f, plain) or v is not None and any(
+        _reaches_sync(v, g, plain) for g in v.functions.get(f.name, ()) if g.file.path == f.file.path)]
     if not with_ops:
         return kernels, []
     return with_ops, [f for f in kernels if f not in with_ops]
@@ -533,6 +585,8 @@ def _assemble(interp: Interp, kernel: Function, cfg: dict, stmts: list, site: La
     kloc = kernel.file.loc(kernel.node.child_by_field_name("declarator"))
     kloc = Loc(kloc.file, kloc.line, kloc.col, kloc.line, kloc.col)
     counts, notes = sizes(cfg, kloc, DEFAULT_RANKS, launch_blocks.args[0] if launch_blocks is not None else None)
+    if interp.mixed:
+        counts = dataclasses.replace(counts, subblocks=interp.subblocks)
     sig_decls, decl_reads, chosen = [], set(), []
     for info in interp.signals.values():
         dims, extra, reads = _signal_dims(interp, info, kernel)

@@ -36,8 +36,14 @@ from frontends.core.errors import Loc
 
 DEVICE_DEFINES = {"__CCE_AICORE__": "220"}
 CORE_PASSES = {"vector": ("__DAV_VEC__", "__DAV_C220_VEC__"), "cube": ("__DAV_CUBE__", "__DAV_C220_CUBE__")}
-_CORE = re.compile(rb"\b__DAV_(C220_)?(VEC|CUBE)__\b")
+MIXED = "mixed"  # both passes hold signal or data operations of their own: checked together (frontends.cpp)
+_CORE = re.compile(rb"\b(__DAV_(C220_)?(VEC|CUBE)__|ASCEND_IS_AI[VC])\b")
 _RELEVANT = re.compile(rb"\b(TNOTIFY|TWAIT|TTEST|TPUT|TGET|TPUT_ASYNC|TGET_ASYNC|SyncAll)\b")
+_OPS = re.compile(rb"\b(TNOTIFY|TWAIT|TTEST|TPUT|TGET|TPUT_ASYNC|TGET_ASYNC)\b")
+# AscendC's `if ASCEND_IS_AIV { ... }` / `if ASCEND_IS_AIC { ... }` (a macro for
+# `constexpr(g_coreType == AIV)`): in a known pass, the macro is read as (1) or (0)
+_IS_CORE = re.compile(rb"\bASCEND_IS_(AIV|AIC)\b")
+_IS_CORE_PASS = {b"AIV": "vector", b"AIC": "cube"}
 _INT = re.compile(r"^(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)[uUlL]*$")
 MAX_DEPTH = 32
 MAX_NESTING = 200      # conditionals nested deeper are left alone (and refused around signals)
@@ -98,8 +104,9 @@ def _is_guard(node) -> bool:
 
 
 class _File:
-    def __init__(self, sf, outside: dict[str, str], config: dict[str, str], core: str | None = None):
-        self.sf, self.config, self.core = sf, config, core
+    def __init__(self, sf, outside: dict[str, str], config: dict[str, str], core: str | None = None,
+                 mixed: bool = False):
+        self.sf, self.config, self.core, self.mixed = sf, config, core, mixed
         chosen = {n: "" for n in CORE_PASSES[core]} if core else {}
         self.defines = {**DEVICE_DEFINES, **chosen, **outside, **config}
         self.from_files = set(outside)
@@ -263,6 +270,10 @@ class _File:
     def _said(self, name: str) -> str:
         if self.core and any(name in names for names in CORE_PASSES.values()):
             other = next(k for k in CORE_PASSES if k != self.core)
+            if self.mixed:
+                return (f"{name} {'defined' if name in CORE_PASSES[self.core] else 'not defined'} in the {self.core} "
+                        f"cores' pass of a mixed kernel (both passes hold signal or data operations of their own; "
+                        f"the {other} cores' pass is read with the other branch, and both are checked together)")
             return (f"{name} {'defined' if name in CORE_PASSES[self.core] else 'not defined'} (the {self.core} "
                     f"cores' pass: the signal and data operations are all in its code, the {other} cores' pass "
                     f"has none)")
@@ -276,9 +287,12 @@ class _File:
                 self.visit(c)
 
 
-def evaluate(files: list, config_defines: dict[str, str], reparse) -> list[tuple[Loc, str]]:
-    """Decide the conditionals of every file; returns the notes. `reparse(sf, data)` gives
-    the file a new tree for its blanked bytes."""
+def evaluate(files: list, config_defines: dict[str, str], reparse, core: str | None = None) -> tuple[list, str | None]:
+    """Decide the conditionals of every file; returns the notes and the core pass read
+    ("vector", "cube", MIXED or None). `reparse(sf, data)` gives the file a new tree for its
+    blanked bytes. `core` reads that pass of a mixed kernel (the caller reads each); without
+    it the pass is chosen as the module says, and MIXED leaves the files as they are (the
+    caller then reads them once per pass)."""
     per_file = {id(sf): unconditional_defines(sf) for sf in files}
     outside = {}
     for sf in files:
@@ -286,18 +300,82 @@ def evaluate(files: list, config_defines: dict[str, str], reparse) -> list[tuple
         for other in files:
             if other is not sf:
                 outside[id(sf)].update(per_file[id(other)])
-    core = _core_pass(files, outside, config_defines)
+    mixed = core is not None
+    if core is None:
+        core = _core_pass(files, outside, config_defines)
+        if core == MIXED:
+            return [], MIXED
     notes: list[tuple[Loc, str]] = []
     for sf in files:
-        if b"#if" not in sf.data and b"#elif" not in sf.data:
+        ifs = b"#if" in sf.data or b"#elif" in sf.data
+        subs = _core_tests(sf.data) if core else []
+        if not ifs and not subs:
             continue
-        f = _File(sf, outside[id(sf)], config_defines, core)
-        f.walk(sf.tree.root_node)
-        if not f.blank:
+        blank = []
+        if ifs:
+            f = _File(sf, outside[id(sf)], config_defines, core, mixed)
+            f.walk(sf.tree.root_node)
+            blank = f.blank
+            notes.extend(f.notes)
+        if not blank and not subs:
             continue
-        reparse(sf, _blanked(sf.data, f.blank))
-        notes.extend(f.notes)
-    return notes
+        reparse(sf, _substituted(_blanked(sf.data, blank), subs, core))
+    return notes, core
+
+
+def _core_tests(data: bytes) -> list:
+    """The `ASCEND_IS_AIV` / `ASCEND_IS_AIC` tokens of a file: (start, end, the pass they test)."""
+    return [(m.start(), m.end(), _IS_CORE_PASS[m.group(1)]) for m in _IS_CORE.finditer(data)]
+
+
+def _substituted(data: bytes, subs: list, core: str) -> bytes:
+    """Each core test read in pass `core`: `(1)` or `(0)`, padded with spaces to its length
+    (every location stays the one in the source). One blanked out stays blank."""
+    buf = bytearray(data)
+    for start, end, which in subs:
+        if buf[start:end].strip() == b"":
+            continue
+        value = b"(1)" if which == core else b"(0)"
+        buf[start:end] = value + b" " * (end - start - len(value))
+    return bytes(buf)
+
+
+def _dead_bodies(data: bytes, core: str) -> list[tuple[int, int]]:
+    """The bodies `{ ... }` of `if ASCEND_IS_X` that pass `core` does not run (braces matched
+    outside comments and string literals): for counting its operations."""
+    out = []
+    for start, end, which in _core_tests(data):
+        if which == core:
+            continue
+        k = data.find(b"{", end)
+        if k < 0 or data[end:k].strip(b" \t\r\n)"):
+            continue
+        depth, i = 0, k
+        while i < len(data):
+            c = data[i:i + 1]
+            if data.startswith(b"//", i):
+                i = data.find(b"\n", i)
+                i = len(data) if i < 0 else i
+                continue
+            if data.startswith(b"/*", i):
+                i = data.find(b"*/", i + 2)
+                i = len(data) if i < 0 else i + 2
+                continue
+            if c in (b'"', b"'"):
+                j = i + 1
+                while j < len(data) and data[j:j + 1] != c:
+                    j += 2 if data[j:j + 1] == b"\\" else 1
+                i = j + 1
+                continue
+            if c == b"{":
+                depth += 1
+            elif c == b"}":
+                depth -= 1
+                if depth == 0:
+                    out.append((k, i + 1))
+                    break
+            i += 1
+    return out
 
 
 def _blanked(data: bytes, ranges) -> bytes:
@@ -311,20 +389,30 @@ def _blanked(data: bytes, ranges) -> bytes:
 
 def _core_pass(files: list, outside: dict, config_defines: dict[str, str]) -> str | None:
     """"vector" or "cube" when the files test a core macro that neither the config nor the
-    files define, and only that pass keeps signal or data operations; else None."""
+    files define, and only that pass keeps signal or data operations; MIXED when both keep
+    some and they are not the same ones (each pass holds signal or data operations the other
+    does not); else None."""
     names = {n for ns in CORE_PASSES.values() for n in ns}
     if names & set(config_defines) or not any(_CORE.search(sf.data) for sf in files):
         return None
     if any(names & set(per) for per in outside.values()) or any(
             names & set(unconditional_defines(sf)) for sf in files):
         return None
-    kept = {}
+    kept, ops = {}, {}
     for core in CORE_PASSES:
-        count = 0
+        count, where = 0, set()
         for sf in files:
             f = _File(sf, outside[id(sf)], config_defines, core)
             f.walk(sf.tree.root_node)
-            count += len(_RELEVANT.findall(_blanked(sf.data, f.blank)))
-        kept[core] = count
+            data = _blanked(sf.data, f.blank)
+            dead = _dead_bodies(data, core)
+            live = [m for m in _RELEVANT.finditer(data) if not any(a <= m.start() < b for a, b in dead)]
+            count += len(live)
+            where |= {(id(sf), m.start()) for m in live if _OPS.fullmatch(m.group(0))}
+        kept[core], ops[core] = count, where
     with_ops = [core for core, n in kept.items() if n]
-    return with_ops[0] if len(with_ops) == 1 else None
+    if len(with_ops) == 1:
+        return with_ops[0]
+    if len(with_ops) == 2 and all(ops.values()) and ops["vector"] != ops["cube"]:
+        return MIXED
+    return None

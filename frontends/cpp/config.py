@@ -17,6 +17,7 @@ KEYS: dict[str, tuple[tuple[type, ...], str]] = {
     "protocol": ((str,), "protocol name of the skeleton"),
     "ranks": ((int,), "number of ranks (value of param NRANKS)"),
     "blocks": ((int,), "blocks per rank (value of param NBLOCKS)"),
+    "subblocks": ((int,), "vector cores per cube core of a mixed kernel (default 2, as dav-c220 runs one)"),
     "rank": ((str, list), "C++ expressions that mean the own rank"),
     "nranks": ((str, list), "C++ expressions that mean the rank count"),
     "block": ((str, list), "C++ expressions that mean the block index"),

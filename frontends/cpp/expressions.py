@@ -571,6 +571,29 @@ class Expressions:
         return Unknown(self.text(node), self.loc(node), fname if fname.isidentifier() else "VALUE",
                        f"call:{fname}@{self.loc(node)}")
 
+    def core_barrier(self, fname: str, targs, node) -> None:
+        """SyncAll / SYNCALL: the cores it synchronizes (`SyncCoreType::Mix` all, `AICOnly` the
+        cube cores, `AIVOnly` and no argument the vector cores; AscendC's `SyncAll<false>` all,
+        `SyncAll()` the vector cores) against the pass read. A pass whose cores it does not
+        synchronize goes on (pto-isa's SYNCALL_IMPL does nothing there); code that tests no
+        core macro is one kernel's blocks: a block_barrier, as always. A barrier of one core
+        type in a mixed kernel is refused: the model's block_barrier meets every block."""
+        args = norm(self.text(targs)) if targs is not None else ""
+        if "Mix" in args or fname == "SyncAll" and "false" in args or fname == "block_barrier":
+            cores = "all"
+        else:
+            cores = "cube" if "AICOnly" in args else "vector"
+        here = self.core
+        if here is None or cores in ("all", here):
+            if self.mixed and cores != "all":
+                raise self.error(node, f"{self.text(node)} synchronizes the {cores} cores alone, in a mixed kernel whose "
+                                       f"cube and vector cores are checked together: a barrier of one core type is not "
+                                       f"modelled yet (the model's block_barrier meets every block of the rank); set "
+                                       f"defines = [\"__DAV_VEC__\"] or [\"__DAV_CUBE__\"] to check one pass alone")
+            self.emit(K.sync("block_barrier;", self.loc(node)))
+            return
+        self.emit(K.comment(f"{norm(self.text(node))}: a barrier of the {cores} cores; the {here} cores go on", self.loc(node)))
+
     def intrinsic(self, role: str, fname: str, arg_nodes, targs, node):
         """A call of a PTO intrinsic (frontends/core/intrinsics.py), by its role."""
         if role in ("notify", "wait", "test"):
@@ -590,7 +613,15 @@ class Expressions:
             else:
                 self.assume(self.loc(node), f"{self.text(node)} orders nothing the skeleton models (only dsb(DSB_DDR) is a fence of the data extension); left out")
         elif role == "block_barrier":
-            self.emit(K.sync("block_barrier;", self.loc(node)))
+            self.core_barrier(fname, targs, node)
+        elif role in ("subblock_index", "subblock_count"):
+            if not self.mixed:   # one core type modelled: the pair is runtime data, as before
+                return Unknown(self.text(node), self.loc(node), fname, f"call:{fname}@{self.loc(node)}")
+            if role == "subblock_count":
+                return S.num(self.subblocks if self.core == "vector" else 1)
+            if self.core != "vector":
+                return S.num(0)
+            return S.binop("%", S.binop("-", S.name("block"), S.name("NBLOCKS")), S.num(self.subblocks))
         else:
             raise AssertionError(f"the C++ reader has no handler for intrinsic role {role}")
         return S.num(0)

@@ -94,6 +94,13 @@ class Interp(Expressions, Views, Data, Calls, Statements, Workspace, Builder):
         self.local_levels: dict[str, int] = {}
         self.conventions_said: set[str] = set()
         self.views: dict[tuple, tuple[str, str, Loc]] = {}     # strided windows: (name, declaration, where)
+        # the core pass read ("vector", "cube", None when the code tests no core macro), whether
+        # it is one pass of a mixed kernel checked with the other (extract), the vector cores
+        # per cube core there, and what `block` / `nblocks` are in this pass's code
+        self.core: str | None = index.core
+        self.mixed = False
+        self.subblocks = 1
+        self.block_map: dict[str, Sym] = {}
 
     def loc(self, node) -> Loc:
         return self.sf.loc(node)
@@ -119,6 +126,9 @@ class Interp(Expressions, Views, Data, Calls, Statements, Workspace, Builder):
 
     def builtin(self, which: str, level: int, origin: str | None = None) -> Sym:
         self.uses[which] = True
+        mapped = self.block_map.get(which)
+        if mapped is not None:   # a mixed kernel's pass: its cores' own block index and count
+            return S.with_level(mapped, level)
         return S.name(which, level, origin)
 
     def lookup(self, name: str):

@@ -89,6 +89,8 @@ class Index:
     aliases: dict[str, tuple[object, SourceFile]] = field(default_factory=dict)
     pragmas: list[tuple[str, Loc]] = field(default_factory=list)
     notes: list[tuple[Loc, str]] = field(default_factory=list)   # what the preprocessor pass assumed
+    core: str | None = None            # the core pass read ("vector", "cube"; see conditionals)
+    vector_pass: "Index | None" = None  # a mixed kernel's vector cores' pass (this index is its cube pass)
 
 
 def _read(path: Path, shown: str, where: Loc | None) -> str:
@@ -135,11 +137,13 @@ def _reparse(sf: SourceFile, data: bytes) -> None:
 _PRAGMA = re.compile(r"//\s*sigproof:\s*(.*)$")
 
 
-def load(paths: list[str], defines: dict[str, str] | None = None, include_dirs=()) -> Index:
+def load(paths: list[str], defines: dict[str, str] | None = None, include_dirs=(), core: str | None = None) -> Index:
     """Parse the given files and, transitively, the headers they include with quotes (from
     the including file's folder, else from the first of `include_dirs` that holds it), with
     their preprocessor conditionals decided (frontends.cpp.conditionals; `defines` as on a
-    compile line)."""
+    compile line; `core` reads that pass of a mixed kernel). A mixed kernel's files (both
+    core passes hold signal or data operations of their own) give the cube cores' pass with
+    the vector cores' as its `vector_pass`."""
     index = Index()
     seen: set[Path] = set()
     todo: list[tuple[Path, str, Loc | None]] = [(Path(p), p, None) for p in paths]
@@ -164,7 +168,11 @@ def load(paths: list[str], defines: dict[str, str] | None = None, include_dirs=(
             found = next((Path(d) / inc for d in include_dirs if (Path(d) / inc).is_file()), None)
             if found is not None:
                 todo.append((found, found.as_posix(), sf.loc(node)))
-    index.notes = conditionals.evaluate(index.files, defines or {}, _reparse)
+    index.notes, index.core = conditionals.evaluate(index.files, defines or {}, _reparse, core)
+    if index.core == conditionals.MIXED:
+        cube = load(paths, defines, include_dirs, "cube")
+        cube.vector_pass = load(paths, defines, include_dirs, "vector")
+        return cube
     for sf in index.files:
         _index(sf, sf.tree.root_node, index, None)
     for name, value in (defines or {}).items():

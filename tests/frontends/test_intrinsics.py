@@ -52,8 +52,10 @@ CASES = [(row.role, name) for row in INTRINSICS if row.role in CALLS for name in
 
 
 # roles whose C++ calls need buffers and tiles around them: the corpus goldens pin them
-# (put_notify_fence, bug_put_notify_no_fence, syncall_barrier, two_level_barrier)
-IN_THE_CORPUS = {"transfer", "async_transfer", "data_access", "block_index", "block_count"}
+# (put_notify_fence, bug_put_notify_no_fence, syncall_barrier, two_level_barrier); the
+# subblock roles mean something only in a mixed kernel (tests/frontends/test_cpp_mixed.py)
+IN_THE_CORPUS = {"transfer", "async_transfer", "data_access", "block_index", "block_count",
+                 "subblock_index", "subblock_count"}
 
 
 def test_the_cases_cover_every_role_of_the_table():

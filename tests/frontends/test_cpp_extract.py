@@ -34,7 +34,6 @@ VERDICTS = {
     "bug_counter_set": {"deadlock"},
     "bug_done_epilogue": {"dirty_exit"},
     "bug_put_notify_no_fence": {"data_race"},
-    "bug_mixed_pair_eq": {"deadlock"},
     "bug_ring_poll_eq": {"deadlock", "lost_notification"},
     "bug_runtime_peer_any": {"deadlock"},
     "bug_slot_overrun": {"error"},

@@ -5,8 +5,8 @@ A kernel whose cube cores' pass (`__DAV_CUBE__`, `if ASCEND_IS_AIC`) and vector 
 twice and checked as one protocol: blocks 0 .. NBLOCKS-1 run the cube pass, then two vector
 cores per cube core run the vector pass, with get_block_idx() the block of the cube core they
 pair with and get_subblockid() which of the pair (dav-c220's 1:2; `subblocks` sets another
-ratio). The corpus holds a correct one (mixed_start_sync) and one whose deadlock only the
-pairing shows (bug_mixed_pair_eq); these tests pin the rules around them.
+ratio). The corpus holds a correct one (mixed_start_sync); `pair_eq_bug` derives from it one
+whose deadlock only the pairing shows; these tests pin the rules around them.
 """
 
 from __future__ import annotations
@@ -41,6 +41,20 @@ def write(tmp_path, text: str, name: str = "k.cpp", config: str | None = None) -
     p = tmp_path / name
     p.write_text(text)
     return str(p)
+
+
+def pair_eq_bug() -> str:
+    """mixed_start_sync with two mistakes that only the cube/vector pairing shows: the vector
+    cores step by get_block_num() alone, so both cores of a pair cover the peers from
+    get_block_num() on (two arrivals there), and they wait with EQ, which a second arrival can
+    pass by before the waiter looks: a deadlock with two vector cores per cube core (dav-c220's
+    1:2), none with one (subblocks = 1)."""
+    text = (CORPUS / "mixed_start_sync" / "mixed_start_sync.cpp").read_text()
+    for old, new in (("int32_t coreNum = get_block_num() * get_subblockdim();", "int32_t coreNum = get_block_num();"),
+                     ("Signal(aiv_cnt + i), 1, pto::comm::WaitCmp::GE", "Signal(aiv_cnt + i), 1, pto::comm::WaitCmp::EQ")):
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    return text
 
 
 def kernel_body(ex) -> str:
@@ -100,11 +114,12 @@ def test_the_ratio_is_configurable(tmp_path):
     path = write(tmp_path, PAIRS, config="ranks = 1\nblocks = 1\nsubblocks = 1\n[signals]\nseen = 2\n")
     assert "blocks 2 * NBLOCKS;" in extract([path]).sig_text
     assert verdict(path)[:2] == ("fail", ["deadlock"])
-    bug = str(CORPUS / "bug_mixed_pair_eq" / "bug_mixed_pair_eq.cpp")
-    assert verdict(bug)[:2] == ("fail", ["deadlock"])
+    (tmp_path / "two").mkdir()
+    assert verdict(write(tmp_path / "two", pair_eq_bug(), "pair_eq.cpp"))[:2] == ("fail", ["deadlock"])
     (tmp_path / "one").mkdir()
-    one = write(tmp_path / "one", Path(bug).read_text(), "bug_mixed_pair_eq.cpp", "subblocks = 1\n")
+    one = write(tmp_path / "one", pair_eq_bug(), "pair_eq.cpp", "subblocks = 1\n")
     assert verdict(one)[:2] == ("pass", [])
+    assert verdict(str(CORPUS / "mixed_start_sync" / "mixed_start_sync.cpp"))[:2] == ("pass", [])
 
 
 # ---------------------------------------------------------------- cooperation between the passes

@@ -264,11 +264,11 @@ def commands(spec, base: ir.Program, symbolic, lower):
 
 
 def readers(gc) -> dict:
-    """Per signal, the comparisons of the waits on it."""
+    """Per signal, the waits on it (the fragment's only readers: kernel TWAITs of one element)."""
     out: dict = {}
     for x in gc.kernel.instrs:
         if isinstance(x, ir.Wait):
-            out.setdefault(x.view.signal.name, []).append(x.cmp)
+            out.setdefault(x.view.signal.name, []).append(x)
     return out
 
 

@@ -20,7 +20,7 @@ import z3
 from checker import gcs
 from checker.invariants import holds
 from model import ir
-from model.vocabulary import COMPARISON, FALLING_CMPS, RISING_CMPS
+from model.vocabulary import COMPARISON
 
 TIMEOUT_MS = 30_000
 INT32_MIN, INT32_MAX = ir.INT32_MIN, ir.INT32_MAX
@@ -276,7 +276,7 @@ class Step:
 
     def __init__(self, name: str, guard: list, post: After, terms: list, checks: list, span, notify=None):
         self.name, self.guard, self.post, self.terms, self.checks, self.span = name, guard, post, terms, checks, span
-        self.notify = notify  # (instr, old value, new value) of a TNOTIFY
+        self.notify = notify  # (instr, old value, new value, holder, indices) of a TNOTIFY
 
 
 def _path(enc, p, loc, a, lid, guard0: list, checks: list, label: str):
@@ -347,7 +347,7 @@ def steps(enc: Enc, pre: State, a) -> list[Step]:
             checks0.append((at, z3.And(new >= INT32_MIN, new <= INT32_MAX), f"{what} at {x.span}"))
             guard0 = [at]
             write = (x.view.signal.name, holder, idxs, new)
-            notify = (x, old, new)
+            notify = (x, old, new, holder, idxs)
         for p in paths:
             checks = list(checks0)
             guards, upd = _path(enc, p, kloc, a, lid, guard0, checks, f"after {x.span}")
@@ -733,8 +733,8 @@ class Prover:
 
     def obligations(self, c1, c2, readers: dict, lemmas=()) -> list[str]:
         """What the invariant does not settle: faults, overflows, a Set that may lose a value
-        (the sufficient condition: readers' comparisons all rising and the value not falling,
-        or all falling and not rising, or the value unchanged). Empty: all proved."""
+        (`loses`: some wait on the signal, run by the holder, accepts the old value and not the
+        new one). Empty: all proved."""
         failed = []
         for base, items in self._obligation_groups(c1, c2, readers, lemmas):
             s = _solver()
@@ -766,21 +766,38 @@ class Prover:
                 base += self.counting_facts(lem, self.pre, terms, acting=self.a)
             items = [([pre, z3.Not(ok)], what) for pre, ok, what in st.checks]
             if st.notify is not None and st.notify[0].op == ir.SET:
-                x, old, new = st.notify
-                cmps = readers.get(x.view.signal.name, ())
-                ok = [new == old]
-                if cmps and all(c in RISING_CMPS for c in cmps):
-                    ok.append(new >= old)
-                elif cmps and all(c in FALLING_CMPS for c in cmps):
-                    ok.append(new <= old)
-                elif not cmps:
-                    ok.append(z3.BoolVal(True))
-                items.append(([*st.guard, z3.Not(z3.Or(ok))],
+                x = st.notify[0]
+                waits = readers.get(x.view.signal.name, ())
+                cmps = "/".join(sorted({w.cmp for w in waits}))
+                items.append(([*st.guard, self.loses(st.notify, waits)],
                               f"lost notification: the Set at {x.span} may replace a value a "
-                              f"{'/'.join(sorted(set(cmps)))} wait still needs (not proved)"))
+                              f"{cmps} wait still needs (not proved)"))
             yield base, items
         if self.gc.program.clean_exit:
             yield from self._clean_exit(c1, c2, lemmas)
+
+    def loses(self, notify, waits):
+        """Satisfiable when the Set `notify` may replace a value that some wait on its signal
+        accepts by a value that wait rejects: the condition under which the contract calls a
+        notification lost (its other conditions, a reader still to read it, are not asked, so
+        unsat is sufficient, not necessary). The readers of a cell are the processes of the
+        rank that holds it, so each wait is asked as run by the holder (`rank`), with fresh
+        values for its locals and launch_id, its selectors equal to the written indices:
+        `TWAIT(hello[p], p + 1, EQ)` reads hello[3] only with threshold 4, while a threshold
+        of locals the selectors do not fix may be anything (then only `new == old`, or a
+        rising value for GE/GT waits, a falling one for LE/LT, keeps it)."""
+        x, old, new, holder, idxs = notify
+        bad = []
+        for n, w in enumerate(waits):
+            loc = {s: z3.Int(f"reader{n}_{s}") for s in range(self.gc.kernel.nslots)}
+            lid = z3.Int(f"reader{n}_launch_id")
+            at = [lid >= 0]
+            at += [self.enc.expr(sel.expr, loc.__getitem__, holder, lid) == i
+                   for sel, i in zip(w.view.selectors, idxs)]
+            t = self.enc.expr(w.value, loc.__getitem__, holder, lid)
+            cmp = COMPARISON[w.cmp]
+            bad.append(z3.And(*at, cmp.holds(old, t), z3.Not(cmp.holds(new, t))))
+        return z3.And(new != old, _or(bad))
 
     def _clean_exit(self, c1, c2, lemmas=()):
         """dirty_exit (`check clean_exit`), per signal: a reachable final state in which the

@@ -279,7 +279,7 @@ class Concrete:
         self.layout = {}
         off = 0
         for s in self.gc.signals:
-            dims = tuple(self.values[d] if isinstance(d, str) else d for d in self.gc.sizes.dims_of(s.name))
+            dims = tuple(self.gc.sizes.dim_value(d, self.values) for d in self.gc.sizes.dims_of(s.name))
             size = 1
             for d in dims:
                 size *= d

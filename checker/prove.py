@@ -391,8 +391,9 @@ def write_text(proof: Proof, out, *, show_invariant: bool = False, timing: bool 
         gc = proof.raw[0] if proof.raw else None
         for lem in proof.lemmas:
             out.write(f"  counting lemma, inductive: {counting_text(lem, gc)}\n")
-    for r in proof.reasons[1:]:
-        out.write(f"  also: {r}\n")
+    for r in proof.reasons:  # each one but the claim's own
+        if proof.claim != f"not proved: {r}":
+            out.write(f"  also: {r}\n")
     if proof.checked:
         out.write(f"  checked explicitly: {', '.join(c.text() for c in proof.checked)}\n")
     if show_invariant and proof.invariant:

@@ -102,6 +102,14 @@ class Enc:
                 return self._div(a, b) if e.op == "/" else self._mod(a, b)
         raise gcs.Unsupported(f"'{e}' cannot be encoded", getattr(e, "span", None))
 
+    def dim(self, d):
+        """A signal dimension of `Sizes.dims_of` as a term over the symbolic params."""
+        if isinstance(d, str):
+            return self.params[d]
+        if isinstance(d, int):
+            return z3.IntVal(d)
+        return self.expr(d, None, None, None)  # only params: no locals, rank or launch_id
+
     def _div(self, a, b):
         if z3.is_int_value(b) and b.as_long() > 0:
             return z3.If(a >= 0, a / b, -((-a) / b))
@@ -332,7 +340,7 @@ def steps(enc: Enc, pre: State, a) -> list[Step]:
         v = enc.expr(x.value, kloc, a, lid)
         checks0 = [(at, ok, f"{what} at {x.span}") for ok, what in enc.divisors]
         enc.divisors = None
-        dims = [enc.params[d] if isinstance(d, str) else z3.IntVal(d) for d in gc.sizes.dims_of(x.view.signal.name)]
+        dims = [enc.dim(d) for d in gc.sizes.dims_of(x.view.signal.name)]
         checks0.append((at, z3.And(holder >= 0, holder < enc.N), f"the rank of {x.text} is out of range at {x.span}"))
         checks0 += [(at, z3.And(i >= 0, i < d), f"an index of {x.text} is out of bounds at {x.span}")
                     for i, d in zip(idxs, dims)]
@@ -757,6 +765,16 @@ class Prover:
             checks: list = []
             _path(self.enc, p, zero, self.a, z3.IntVal(0), [], checks, "host start")
             items += [([pre, z3.Not(ok)], what) for pre, ok, what in checks]
+        for sig in self.gc.signals:  # a computed dimension must stay a size at every size
+            for d in self.gc.sizes.dims_of(sig.name):
+                if isinstance(d, (str, int)):
+                    continue
+                self.enc.divisors = []
+                term = self.enc.dim(d)
+                faults, self.enc.divisors = self.enc.divisors, None
+                items += [([z3.Not(ok)], f"{what} in a dimension of signal `{sig.name}` at {sig.span}")
+                          for ok, what in faults]
+                items.append(([term < 1], f"a dimension of signal `{sig.name}` may be below 1 at {sig.span}"))
         yield [*self.domain, self.in_range(self.a)], items
         for st in steps(self.enc, self.pre, self.a):
             terms = _dedup([self.a] + st.terms)
@@ -813,7 +831,7 @@ class Prover:
             for d, dim in enumerate(gc.sizes.dims_of(sig.name)):
                 e = z3.Int(f"e{d}")
                 idxs.append(e)
-                bounds += [e >= 0, e < (enc.params[dim] if isinstance(dim, str) else z3.IntVal(dim))]
+                bounds += [e >= 0, e < enc.dim(dim)]
             terms = _dedup([holder, *idxs])
             base = self._base_assertions(terms) + [self.in_range(holder), *bounds]
             base += [inst for _, _, inst in self.hypotheses(st, c1, c2, terms, "")]

@@ -6,11 +6,13 @@ that span: a Const whose source text is an integer literal is that literal; one 
 a name is that param (left symbolic when it is in `symbolic`, else its value), `nranks` is
 the ranks param, a const is its value when it does not depend on a symbolic param (or the
 param itself when it is a plain alias). Anything else raises Unsupported with the location.
-Known limitation: consts computed from a symbolic param (`const M = 2 * N`) are refused.
+Known limitation: consts computed from a symbolic param (`const M = 2 * N`) are refused (signal
+dimensions computed from them, `signal s[2 * N]`, are expressions: `dims_of`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 
@@ -94,7 +96,7 @@ class Sizes:
         sig_decls = {d.name: d for d in decls if d.kind == "signal"}
         for sig in program.signals:
             d = sig_decls[sig.name]
-            dims.append((sig.name, tuple(_size_expr(e, values, v) for e, v in zip(d.dims, sig.dims))))
+            dims.append((sig.name, tuple(_size_expr(e, values, v, True) for e, v in zip(d.dims, sig.dims)), sig.dims))
             if d.value is not None and _names(d.value) & set(k for k, v in values.items() if isinstance(v, str)):
                 raise Unsupported("a signal's initial value depends on a symbolic param", d.span)
         sym_names = {k for k, v in values.items() if isinstance(v, str)} | ({"nranks"} if isinstance(ranks, str) else set())
@@ -107,7 +109,20 @@ class Sizes:
             sp = x.span
             nodes.setdefault((sp.line, sp.col, sp.end_line, sp.end_col), x)
         base = tuple((k, params[k]) for k in sorted(symbolic))
-        return cls(tuple(sorted(symbolic)), ranks, tuple(values.items()), tuple(dims), program.source, base, nodes)
+        sizes = cls(tuple(sorted(symbolic)), ranks, tuple(values.items()), (), program.source, base, nodes)
+        computed = tuple((name, tuple(sizes._dimension(d, v) for d, v in zip(ds, folded))) for name, ds, folded in dims)
+        return dataclasses.replace(sizes, dims=computed)
+
+    def _dimension(self, d, folded: int):
+        """A signal dimension: kept as `_size_expr` gave it, or, computed from symbolic params
+        (`signal ready[2 * (N - 1)]`), the expression over them (checked to give the folded
+        value at the sizes compiled)."""
+        if isinstance(d, (str, int)):
+            return d
+        e = self._symbolic(d, ir.Const(folded, d.span))
+        if _evaluate(e, dict(self.base)) != folded:
+            raise Unsupported(f"the dimension does not evaluate to its folded value {folded}", d.span)
+        return e
 
     def const(self, c: ir.Const) -> ir.Expr:
         """What a Const of the program stands for: a Const (SYNTHETIC span) when it is fixed,
@@ -156,12 +171,21 @@ class Sizes:
                              SYNTHETIC)
         raise Unsupported(f"cannot tell where the constant {c.value} comes from", c.span)
 
-    def dims_of(self, signal: str) -> tuple[str | int, ...]:
+    def dims_of(self, signal: str) -> tuple[str | int | ir.Expr, ...]:
+        """Each dimension: a symbolic param's name, a fixed int, or an expression over
+        symbolic params (its `ir.Builtin` leaves name them)."""
         return dict(self.dims)[signal]
 
+    def dim_value(self, d, values: dict) -> int:
+        """A dimension of `dims_of` at the params `values` (symbol -> int)."""
+        if isinstance(d, str):
+            return values[d]
+        return d if isinstance(d, int) else _evaluate(d, values)
 
-def _size_expr(e, values: dict, folded: int) -> str | int:
-    """A size expression: a name of a symbolic param, or anything without one (its folded value)."""
+
+def _size_expr(e, values: dict, folded: int, computed: bool = False):
+    """A size expression: a name of a symbolic param, or anything without one (its folded value);
+    with `computed`, any other expression is returned as it is (a signal dimension)."""
     if e is None:
         return folded
     used = _names(e)
@@ -170,6 +194,8 @@ def _size_expr(e, values: dict, folded: int) -> str | int:
         return folded
     if isinstance(e, S.Name):
         return values[e.id]
+    if computed:
+        return e  # Sizes._dimension makes it an expression
     raise Unsupported("a size computed from a symbolic param; only the param itself is supported", e.span)
 
 

@@ -14,6 +14,7 @@ from checker.check import check_program
 from checker.prove import FAIL, PROVED, UNPROVED, prove_file, ranks_param, write_text
 from model import compile_spec, parse
 from model.params import Sizes, Unsupported
+from model.errors import SpecErrors
 
 ROOT = Path(__file__).resolve().parents[2]
 SPECS = ROOT / "specs"
@@ -186,7 +187,8 @@ def test_mutant_failing_only_beyond_the_explicit_sizes_stays_unproved(tmp_path):
 
 def _fragment_specs():
     out = []
-    for path in sorted(SPECS.glob("*.sig")) + sorted((SPECS / "field").glob("*.sig")):
+    fixtures = sorted(Path(__file__).resolve().parent.glob("prove_*/*.sig"))  # the prover's own fixtures
+    for path in sorted(SPECS.glob("*.sig")) + sorted((SPECS / "field").glob("*.sig")) + fixtures:
         spec = parse(path.read_text(), str(path))
         base = compile_spec(spec, {})
         r = ranks_param(spec)
@@ -204,7 +206,8 @@ FRAGMENT = _fragment_specs()
 def test_the_fragment_holds_the_targets():
     names = {p.name for p in FRAGMENT}
     assert {"all_to_all_barrier.sig", "ring_pipeline_ge.sig", "epoch_counter.sig", "all_to_all_counter.sig",
-            "bug_counter_set_instead_of_add.sig", "bug_ring_eq_overrun.sig"} <= names
+            "bug_counter_set_instead_of_add.sig", "bug_ring_eq_overrun.sig", "two_rows.sig", "one_short.sig",
+            "ring_slot_eq.sig"} <= names
 
 
 @pytest.mark.parametrize("path", FRAGMENT, ids=[p.name for p in FRAGMENT])
@@ -217,7 +220,10 @@ def test_guarded_commands_reach_what_the_explicit_engine_reaches(path):
     compared = faulted = 0
     for n in (2, 3, 4) if r else (None,):
         values = {r: n} if r else {}
-        program = compile_spec(spec, values)
+        try:
+            program = compile_spec(spec, values)
+        except SpecErrors:  # a size the spec is not written for (prove_dims/empty_at_two.sig at N = 2)
+            continue
         try:
             want = gcs.explicit_projection(program, limit=60_000)
         except gcs.Fault:

@@ -9,7 +9,7 @@ commands at one size (for mining candidate invariants and for the differential t
 model.System); checker/prove_smt.py reads the same commands as formulas.
 
 Known limitations (Unsupported with the location): more than one block, tensor or remote
-waits, TTEST, reset, host_barrier, asserts, local arrays, any(), data buffers, loops other
+waits, TTEST, a reset of part of a signal, host_barrier, asserts, local arrays, any(), data buffers, loops other
 than `for (i = a; i < b; i += c)` with a bound the body does not change.
 """
 
@@ -127,10 +127,18 @@ def _code(code: ir.Code, kind: str, sizes: Sizes, feasible) -> Code:
 
 def _supported(x, kind: str, sizes: Sizes) -> None:
     allowed = (ir.Assign, ir.Jump, ir.Branch, ir.Return, ir.Notify, ir.Wait) if kind == "kernel" else \
-        (ir.Assign, ir.Jump, ir.Branch, ir.Return, ir.Launch, ir.Join)
+        (ir.Assign, ir.Jump, ir.Branch, ir.Return, ir.Launch, ir.Join, ir.Reset)
     if not isinstance(x, allowed):
         raise Unsupported(f"'{x.text}'", x.span)
     exprs = []
+    if isinstance(x, ir.Reset):  # the whole signal, or one element, of the own rank
+        v = x.view
+        if v.layout is not None or v.at is not None or \
+                (v.selectors and (len(v.selectors) != len(v.signal.dims) or
+                                  not all(isinstance(s, ir.Index) for s in v.selectors))):
+            raise Unsupported("a reset of part of a signal (the prover handles a whole signal or one element)",
+                              v.span)
+        exprs += [s.expr for s in v.selectors]
     if isinstance(x, ir.Assign):
         exprs.append(x.value)
     elif isinstance(x, ir.Branch):
@@ -340,6 +348,17 @@ class Concrete:
             flat = flat * d + i
         return holder, holder * self.E + off + flat
 
+    def reset_cells(self, view, L, rank) -> list[int]:
+        """The flat positions a host's reset clears: one element, or the whole signal of its rank."""
+        if view.selectors:
+            return [self.cell(view, L, rank, 0)[1]]
+        off, dims, _ = self.layout[view.signal.name]
+        size = 1
+        for d in dims:
+            size *= d
+        base = rank * self.E + off
+        return list(range(base, base + size))
+
     def initial(self):
         h, k = self.gc.host, self.gc.kernel
         hpc, hloc = [], []
@@ -374,6 +393,12 @@ class Concrete:
                     npc, HL = self.run(h.paths_after(pc), hloc[r], r, 0)
                     out.append((r, "host", (_put(hpc, r, npc), _put(hloc, r, HL), _put(kpc, r, IDLE),
                                             _put(kloc, r, (0,) * k.nslots), lc, sig)))
+                elif isinstance(x, ir.Reset):
+                    new_sig = list(sig)
+                    for pos in self.reset_cells(x.view, hloc[r], r):
+                        new_sig[pos] = x.view.signal.init
+                    npc, HL = self.run(h.paths_after(pc), hloc[r], r, 0)
+                    out.append((r, "host", (_put(hpc, r, npc), _put(hloc, r, HL), kpc, kloc, lc, tuple(new_sig))))
             pc = kpc[r]
             if pc in (IDLE, k.done):
                 continue

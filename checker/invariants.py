@@ -148,6 +148,9 @@ def vocabulary(gc: Commands) -> Vocabulary:
                 out += [("==", t, c), ("<=", t, c), ("<=", c, t)]
         for s, e in defs:
             out.append(("==", ("kloc", s, x), ("kexpr", e, x)))
+        for slot, bound in _loop_bounds(gc):  # a counter against its loop's bound
+            kl, b = ("kloc", slot, x), ("kexpr", bound, x)
+            out += [("<", kl, b), ("<=", kl, b)]
         for t1, t2 in itertools.combinations(numeric(x), 2):
             out += [("==", t1, t2), ("<=", t1, t2), ("<=", t2, t1), ("==", ("add", t1, 1), t2),
                     ("==", t1, ("add", t2, 1))]
@@ -259,6 +262,20 @@ def fixed_bounds(gc: Commands) -> list[int]:
                     b = x.value if cond.op == "<" else x.value + 1
                     out |= {b - 1, b}
     return sorted(out)
+
+
+def _loop_bounds(gc: Commands) -> list:
+    """(counter slot, bound expression) of the kernel's counted loops whose bound is neither a
+    fixed number (`fixed_bounds`) nor a plain symbolic param (the `sym` constants): `s < 2 *
+    (nranks - 1)`, `i < k * nblocks`."""
+    k = gc.kernel
+    out = []
+    for lp in k.loops:
+        bound = k.instrs[lp.header].cond.right
+        if isinstance(bound, ir.Const) and isinstance(gc.sizes.const(bound), (ir.Const, ir.Builtin)):
+            continue
+        out.append((lp.slot, bound))
+    return out
 
 
 def _definitions(k) -> list:
@@ -423,7 +440,8 @@ def _clauses(guards, facts, masks, full, keep):
 
 def expressions(gc: Commands) -> list:
     """The expressions that `kexpr` terms read, in a fixed order: a certificate names them by index."""
-    return _dedup([e for _, e in _definitions(gc.kernel)] + _signal_exprs(gc.kernel))
+    return _dedup([e for _, e in _definitions(gc.kernel)] + _signal_exprs(gc.kernel) +
+                  [e for _, e in _loop_bounds(gc)])
 
 
 def encode(clauses, gc: Commands) -> list:

@@ -272,8 +272,8 @@ class After(View):
         old = self.pre.cell(name, h, idxs)
         if self.write is None or self.write[0] != name:
             return old
-        _, wh, widx, v = self.write
-        return z3.If(z3.And([h == wh] + [i == w for i, w in zip(idxs, widx)]), v, old)
+        _, wh, widx, v = self.write  # widx None: every element of the signal at rank wh (a reset)
+        return z3.If(z3.And([h == wh] + [i == w for i, w in zip(idxs, widx or ())]), v, old)
 
 
 # ---------------------------------------------------------------- the steps
@@ -282,9 +282,11 @@ class After(View):
 class Step:
     """One command along one local path, taken by the symbolic rank `a` from `pre`."""
 
-    def __init__(self, name: str, guard: list, post: After, terms: list, checks: list, span, notify=None):
+    def __init__(self, name: str, guard: list, post: After, terms: list, checks: list, span, notify=None,
+                 reset=None):
         self.name, self.guard, self.post, self.terms, self.checks, self.span = name, guard, post, terms, checks, span
         self.notify = notify  # (instr, old value, new value, holder, indices) of a TNOTIFY
+        self.reset = reset  # (instr, indices: [] for the whole signal) of a host's reset
 
 
 def _path(enc, p, loc, a, lid, guard0: list, checks: list, label: str):
@@ -323,6 +325,22 @@ def steps(enc: Enc, pre: State, a) -> list[Step]:
                 over = {"hpc": z3.IntVal(pc + 1), "lc": pre.lc(a) + 1, "kpc": z3.IntVal(p.dest)}
                 over.update({("kloc", s): upd.get(s, z3.IntVal(0)) for s in range(k.nslots)})
                 out.append(Step(f"launch at {x.span}", guards, After(pre, a, over), [], checks, x.span))
+        elif isinstance(x, ir.Reset):  # the own rank's copy of a signal (or one element) -> INIT
+            v = x.view
+            enc.divisors = []
+            idxs = [enc.expr(sel.expr, hloc, a, z3.IntVal(0)) for sel in v.selectors]
+            checks0 = [(at, ok, f"{what} at {x.span}") for ok, what in enc.divisors]
+            enc.divisors = None
+            checks0 += [(at, z3.And(i >= 0, i < enc.dim(d)), f"an index of {x.text} is out of bounds at {x.span}")
+                        for i, d in zip(idxs, gc.sizes.dims_of(v.signal.name))]
+            write = (v.signal.name, a, idxs if v.selectors else None, z3.IntVal(v.signal.init))
+            for p in paths:
+                checks = list(checks0)
+                guards, upd = _path(enc, p, hloc, a, z3.IntVal(0), [at], checks, "host")
+                over = {"hpc": z3.IntVal(p.dest)}
+                over.update({("hloc", s): upd.get(s, pre.hloc(s, a)) for s in range(h.nslots)})
+                out.append(Step(f"{x.text} at {x.span}", guards, After(pre, a, over, write), [a] + idxs, checks,
+                                x.span, reset=(x, idxs)))
         else:  # Join
             for p in paths:
                 checks = []
@@ -790,9 +808,46 @@ class Prover:
                 items.append(([*st.guard, self.loses(st.notify, waits)],
                               f"lost notification: the Set at {x.span} may replace a value a "
                               f"{cmps} wait still needs (not proved)"))
+            if st.reset is not None and self.launch_after(st.reset[0]):
+                x, idxs = st.reset
+                sig = x.view.signal
+                waits = readers.get(sig.name, ())
+                cmps = "/".join(sorted({w.cmp for w in waits}))
+                if not x.view.selectors:  # any element of the signal
+                    idxs = [z3.Int(f"reset_index{d}") for d in range(len(sig.dims))]
+                    base = base + [z3.And(i >= 0, i < self.enc.dim(d))
+                                   for i, d in zip(idxs, self.gc.sizes.dims_of(sig.name))]
+                old = self.pre.cell(sig.name, self.a, idxs)
+                lost = self.loses((x, old, z3.IntVal(sig.init), self.a, idxs), waits)
+                items.append(([*st.guard, lost], f"lost notification: the reset at {x.span} may erase a value a "
+                                                 f"{cmps} wait of a later launch still needs (not proved)"))
             yield base, items
         if self.gc.program.clean_exit:
             yield from self._clean_exit(c1, c2, lemmas)
+
+    def launch_after(self, reset) -> bool:
+        """Whether the host can launch its kernel again after `reset` (its code read as a graph).
+        If not, no reader of the rank's cells is left: its kernel has returned (a reset stands
+        after a join or before the first launch) and the fragment has no host waits, so a reset
+        there loses nothing."""
+        instrs = self.gc.host.instrs
+        start = instrs.index(reset) + 1
+        seen, todo = set(), [start]
+        while todo:
+            pc = todo.pop()
+            if pc in seen or pc >= len(instrs):
+                continue
+            seen.add(pc)
+            x = instrs[pc]
+            if isinstance(x, ir.Launch):
+                return True
+            if isinstance(x, ir.Jump):
+                todo.append(x.target)
+            elif isinstance(x, ir.Branch):
+                todo += [x.target, pc + 1]
+            elif not isinstance(x, ir.Return):
+                todo.append(pc + 1)
+        return False
 
     def loses(self, notify, waits):
         """Satisfiable when the Set `notify` may replace a value that some wait on its signal
@@ -905,7 +960,7 @@ class Prover:
         k, h = gc.kernel, gc.host
         out = []
         for pc, _ in h.after:
-            if isinstance(h.instrs[pc], ir.Launch):
+            if isinstance(h.instrs[pc], (ir.Launch, ir.Reset)):
                 out.append(st.hpc(x) == pc)
             else:
                 out.append(z3.And(st.hpc(x) == pc, st.kpc(x) == k.done))

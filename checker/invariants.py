@@ -38,8 +38,9 @@ def value(t, b, env):
         return getattr(b, k)(env[t[1]])
     if k in ("kloc", "hloc"):
         return getattr(b, k)(t[1], env[t[2]])
-    if k == "cell":
-        return b.cell(t[1], env[t[2]], tuple(value(x, b, env) for x in t[3]))
+    if k == "cell":  # the holder: a rank variable, or a fixed rank (("int", 0): a root)
+        h = env[t[2]] if isinstance(t[2], str) else value(t[2], b, env)
+        return b.cell(t[1], h, tuple(value(x, b, env) for x in t[3]))
     if k == "kexpr":
         return b.kexpr(t[1], env[t[2]])
     if k == "rot":  # how far rank t[2] lies after rank t[1] around the ring: (t[2] - t[1]) mod nranks
@@ -88,6 +89,8 @@ class ConcreteView:
         return self.st[1][x][s]
 
     def cell(self, name, h, idxs):
+        if not 0 <= h < self.c.R:  # a fixed root beyond the ranks of this size
+            raise Fault("rank")
         off, dims, _ = self.c.layout[name]
         flat = 0
         for i, d in zip(idxs, dims):
@@ -163,6 +166,8 @@ def vocabulary(gc: Commands) -> Vocabulary:
             out += [("==", kl, ry), ("<", kl, ry), ("<=", kl, ry), ("<", ry, kl), ("<=", ry, kl)]
         return out
 
+    roots = [("int", r) for r in _roots(gc)]
+
     def cells(xs):
         out = []
         for sig in gc.signals:
@@ -178,7 +183,7 @@ def vocabulary(gc: Commands) -> Vocabulary:
                     break
             if choices is None:
                 continue
-            for holder in xs:
+            for holder in list(xs) + roots:
                 for idx in itertools.product(*choices):
                     out.append(("cell", sig.name, holder, tuple(idx)))
         return out
@@ -261,6 +266,18 @@ def fixed_bounds(gc: Commands) -> list[int]:
                 if isinstance(x, ir.Const):
                     b = x.value if cond.op == "<" else x.value + 1
                     out |= {b - 1, b}
+    return sorted(out)
+
+
+def _roots(gc: Commands) -> list[int]:
+    """Fixed ranks that TNOTIFYs write to (`TNOTIFY(slot[rank] @ 0, 1, Set)`: rank 0 as the
+    root): their cells get candidate facts beside those of the rank variables."""
+    out = set()
+    for x in gc.kernel.instrs:
+        if isinstance(x, ir.Notify) and isinstance(x.view.at, ir.Const):
+            c = gc.sizes.const(x.view.at)
+            if isinstance(c, ir.Const):
+                out.add(c.value)
     return sorted(out)
 
 
@@ -351,7 +368,8 @@ def _ranks(clause) -> set:
             elif t and t[0] in ("kloc", "hloc", "kexpr"):
                 out.add(t[2])
             elif t and t[0] == "cell":
-                out.add(t[2])
+                if isinstance(t[2], str):
+                    out.add(t[2])
             elif t and t[0] == "rot":
                 out |= {t[1], t[2]}
             stack += [x for x in t if isinstance(x, tuple)]
@@ -523,7 +541,8 @@ def _term(t, gc: Commands) -> str:
         names = (gc.kernel if k == "kloc" else gc.host).slot_names
         return f"{names[t[1]]}@{t[2]}"
     if k == "cell":
-        return t[1] + "".join(f"[{_term(x, gc)}]" for x in t[3]) + f"@{t[2]}"
+        holder = t[2] if isinstance(t[2], str) else _term(t[2], gc)
+        return t[1] + "".join(f"[{_term(x, gc)}]" for x in t[3]) + f"@{holder}"
     if k == "rot":
         return f"({t[2]} - {t[1]}) mod nranks"
     if k == "kexpr":

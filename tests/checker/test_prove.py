@@ -152,6 +152,11 @@ MUTANTS = [
     ("all_to_all_counter.sig", ["N"], "count @ p, 1, AtomicAdd", "count @ p, 1, Set", 1),
     ("all_to_all_counter.sig", ["N"], "TWAIT(count, nranks - 1, GE)", "TWAIT(count, nranks, GE)", 1),
     ("all_to_all_counter.sig", ["N"], "if (p != rank) {", "if (p != rank && p != 4) {", 1),
+    # rank 0 as the root (its cells are candidates by their fixed rank): a threshold above the
+    # value set, an index past the slots, a peer that stays out from 5 ranks on
+    ("packed_set_slots.sig", ["N"], "TWAIT(slot[p], 1, GE)", "TWAIT(slot[p], 2, GE)", 1),
+    ("packed_set_slots.sig", ["N"], "p < nranks; p++", "p <= nranks; p++", 1),
+    ("packed_set_slots.sig", ["N"], "if (rank != 0) {", "if (rank != 0 && rank != 4) {", 1),
 ]
 
 
@@ -243,7 +248,8 @@ def test_guarded_commands_reach_what_the_explicit_engine_reaches(path):
 
 PROVED_SPECS = [("all_to_all_barrier.sig", ["N"], [{"N": n} for n in (2, 3, 4)]),
                 ("ring_pipeline_ge.sig", ["N", "S"], [{"N": n, "S": s} for n in (2, 3, 4) for s in (1, 2)] +
-                 [{"N": 2, "S": 3}])]
+                 [{"N": 2, "S": 3}]),
+                ("packed_set_slots.sig", ["N"], [{"N": n} for n in (2, 3, 4, 5)])]
 
 
 @pytest.mark.parametrize("name, symbolic, sizes", PROVED_SPECS, ids=[p[0] for p in PROVED_SPECS])

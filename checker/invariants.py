@@ -167,17 +167,20 @@ def vocabulary(gc: Commands) -> Vocabulary:
         return out
 
     roots = [("int", r) for r in _roots(gc)]
+    literal_indices = _literal_indices(gc)
 
     def cells(xs):
         out = []
         for sig in gc.signals:
             dims = gc.sizes.dims_of(sig.name)
             choices = []
-            for d in dims:
+            for n, d in enumerate(dims):
                 if d == gc.sizes.ranks:
                     choices.append([("rank", y) for y in xs])
                 elif isinstance(d, int) and d <= MAX_FIXED_DIM:
                     choices.append([("int", v) for v in range(d)])
+                elif isinstance(d, int) and literal_indices.get((sig.name, n)):
+                    choices.append([("int", v) for v in literal_indices[(sig.name, n)] if v < d])
                 else:
                     choices = None
                     break
@@ -279,6 +282,20 @@ def _roots(gc: Commands) -> list[int]:
             if isinstance(c, ir.Const):
                 out.add(c.value)
     return sorted(out)
+
+
+def _literal_indices(gc: Commands) -> dict:
+    """(signal, dimension) -> the fixed numbers the kernel's views select there (`slot[rank][0]`
+    of a `[N][16]` signal: 0), for fixed dimensions too large to take every index."""
+    out: dict = {}
+    for x in gc.kernel.instrs:
+        if isinstance(x, (ir.Notify, ir.Wait)):
+            for n, sel in enumerate(x.view.selectors):
+                if isinstance(sel, ir.Index) and isinstance(sel.expr, ir.Const):
+                    c = gc.sizes.const(sel.expr)
+                    if isinstance(c, ir.Const):
+                        out.setdefault((x.view.signal.name, n), set()).add(c.value)
+    return {k: sorted(v) for k, v in out.items()}
 
 
 def _loop_bounds(gc: Commands) -> list:

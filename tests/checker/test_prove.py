@@ -157,6 +157,9 @@ MUTANTS = [
     ("packed_set_slots.sig", ["N"], "TWAIT(slot[p], 1, GE)", "TWAIT(slot[p], 2, GE)", 1),
     ("packed_set_slots.sig", ["N"], "p < nranks; p++", "p <= nranks; p++", 1),
     ("packed_set_slots.sig", ["N"], "if (rank != 0) {", "if (rank != 0 && rank != 4) {", 1),
+    # padded to a line per slot (index 0 of 16 is a candidate by the literal): the wrong word
+    ("padded_set_slots.sig", ["N"], "TWAIT(slot[p][0], 1, GE)", "TWAIT(slot[p][1], 1, GE)", 1),
+    ("padded_set_slots.sig", ["N"], "if (rank != 0) {", "if (rank != 0 && rank != 4) {", 1),
 ]
 
 
@@ -249,7 +252,8 @@ def test_guarded_commands_reach_what_the_explicit_engine_reaches(path):
 PROVED_SPECS = [("all_to_all_barrier.sig", ["N"], [{"N": n} for n in (2, 3, 4)]),
                 ("ring_pipeline_ge.sig", ["N", "S"], [{"N": n, "S": s} for n in (2, 3, 4) for s in (1, 2)] +
                  [{"N": 2, "S": 3}]),
-                ("packed_set_slots.sig", ["N"], [{"N": n} for n in (2, 3, 4, 5)])]
+                ("packed_set_slots.sig", ["N"], [{"N": n} for n in (2, 3, 4, 5)]),
+                ("padded_set_slots.sig", ["N"], [{"N": n} for n in (2, 3, 4)])]
 
 
 @pytest.mark.parametrize("name, symbolic, sizes", PROVED_SPECS, ids=[p[0] for p in PROVED_SPECS])

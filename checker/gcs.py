@@ -287,7 +287,11 @@ class Concrete:
         self.layout = {}
         off = 0
         for s in self.gc.signals:
-            dims = tuple(self.gc.sizes.dim_value(d, self.values) for d in self.gc.sizes.dims_of(s.name))
+            try:
+                dims = tuple(self.gc.sizes.dim_value(d, self.values) for d in self.gc.sizes.dims_of(s.name))
+            except ModelError as err:  # a computed dimension that divides by zero at this size
+                raise Fault(err.message) from None
+            dims = tuple(max(d, 0) for d in dims)  # none at a size the spec is not written for (an obligation)
             size = 1
             for d in dims:
                 size *= d

@@ -76,3 +76,20 @@ def test_the_commands_lay_the_signals_out_at_each_size():
         conc = gcs.Concrete(gc, {"N": n})
         assert conc.layout["log"][1] == (2 * n,)
         assert conc.E == 2 * n + 1
+
+
+def test_a_dimension_that_divides_by_zero_at_a_small_size_is_unproved(tmp_path):
+    """`signal s[N / (N - 2)]` does not compile at N = 2: UNPROVED, said at the dimension, no
+    traceback (the commands cannot be laid out at that size either)."""
+    import io  # noqa: PLC0415
+
+    from checker.cli import run  # noqa: PLC0415
+
+    path = tmp_path / "div.sig"
+    path.write_text("param N = 3;\nranks N;\nsignal s[N / (N - 2)];\nkernel {\n    TNOTIFY(s[0] @ rank, 1, Set);\n}\n")
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["prove", str(path), "--no-timing"], out, err) == 3, err.getvalue()
+    text = out.getvalue()
+    assert text.startswith(f"{path}: UNPROVED: ")
+    assert f"N=2: {path}:3:10: error: in a constant expression: division by zero" in text
+    assert "checked explicitly: N=2 error, N=3 ok, N=4 ok" in text

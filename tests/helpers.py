@@ -53,3 +53,15 @@ def prover_alone(path: str):
     proof = prove.Proof(path, prove.UNPROVED, "", (r,), {r: 2})
     prove._prove(spec, base, [r], {r: 2}, proof, None)
     return proof
+
+
+def refuted_and_never_proved_alone(path: str, claim: str, reason: str, at: str) -> None:
+    """A buggy spec: `prove` FAILs with `claim` (the explicit engine's), and the prover alone
+    leaves it UNPROVED with a reason that starts with `reason` and names `at` (file:line:col)."""
+    from checker import prove
+
+    proof = prove.prove_file(path)
+    assert proof.verdict == prove.FAIL and proof.claim == claim, proof.claim
+    alone = prover_alone(path)
+    assert alone.verdict == prove.UNPROVED
+    assert any(r.startswith(reason) and at in r for r in alone.reasons), alone.reasons

@@ -8,12 +8,12 @@ open (the explicit engine shows the loss at N = 2)."""
 from pathlib import Path
 
 import pytest
-from helpers import parse, prover_alone
+from helpers import parse, prover_alone, refuted_and_never_proved_alone
 
 from checker import gcs
 from checker import prove as prove_mod
 from checker import prove_smt as smt
-from checker.prove import FAIL, UNPROVED, prove_file
+from checker.prove import UNPROVED
 from model import compile_spec, ir
 
 FIXTURES = Path(__file__).resolve().parent / "prove_reset"
@@ -45,16 +45,9 @@ def test_the_reset_clears_the_own_rank_copy_at_every_size():
     assert raised  # and raised on the way
 
 
-def test_a_reset_between_launches_fails_with_the_trace():
-    proof = prove_file(BETWEEN)
-    assert proof.verdict == FAIL and proof.claim == "deadlock and lost_notification at N = 2"
-
-
-def test_a_reset_between_launches_is_never_proved_by_the_prover_alone():
-    proof = prover_alone(BETWEEN)
-    assert proof.verdict == UNPROVED
-    assert any(r.startswith("lost notification: the reset at") and "reset_between_launches.sig:12:9" in r
-               for r in proof.reasons), proof.reasons
+def test_a_reset_between_launches_fails_and_is_never_proved_by_the_prover_alone():
+    refuted_and_never_proved_alone(BETWEEN, "deadlock and lost_notification at N = 2",
+                                   "lost notification: the reset at", "reset_between_launches.sig:12:9")
 
 
 def test_a_reset_at_exit_asks_no_lost_notification():

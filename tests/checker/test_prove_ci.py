@@ -361,3 +361,18 @@ def test_the_certificate_rechecks_with_cvc5(certificate):
     code, out = verify(certificate, ("z3", "cvc5"))
     assert code == 0, out
     assert out.splitlines()[-1].endswith("12 queries re-checked with z3, cvc5")
+
+
+def test_certificates_hold_root_cells_and_computed_dimensions(tmp_path):
+    """The invariant terms of 2026-12-05 round-trip through a certificate: cells of rank 0 at a
+    literal index (padded_set_slots) and an index against a computed dimension (two_rows)."""
+    (tmp_path / "padded.sig").write_text((SPECS / "padded_set_slots.sig").read_text())
+    (tmp_path / "rows.sig").write_text((Path(__file__).parent / "prove_dims" / "two_rows.sig").read_text())
+    path = tmp_path / "proof.json"
+    assert prove.write_certificate(folder_run(str(tmp_path)), path) == 2
+    doc = json.loads(path.read_text())
+    padded = next(e for e in doc["proofs"] if e["spec"].endswith("padded.sig"))
+    assert any("][0]@0" in text for text in padded["invariant"]["text"]), padded["invariant"]["text"]
+    code, out = verify(path)
+    assert code == 0, out
+    assert "VERIFIED: 2 proof(s)" in out.splitlines()[-1]

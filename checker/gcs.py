@@ -9,7 +9,7 @@ commands at one size (for mining candidate invariants and for the differential t
 model.System); checker/prove_smt.py reads the same commands as formulas.
 
 Known limitations (Unsupported with the location): more than one block, tensor or remote
-waits, TTEST, a reset of part of a signal, host_barrier, asserts, local arrays, any(), data buffers, loops other
+waits or TTESTs, a reset of part of a signal, host_barrier, asserts, local arrays, any(), data buffers, loops other
 than `for (i = a; i < b; i += c)` with a bound the body does not change.
 """
 
@@ -126,7 +126,7 @@ def _code(code: ir.Code, kind: str, sizes: Sizes, feasible) -> Code:
 
 
 def _supported(x, kind: str, sizes: Sizes) -> None:
-    allowed = (ir.Assign, ir.Jump, ir.Branch, ir.Return, ir.Notify, ir.Wait) if kind == "kernel" else \
+    allowed = (ir.Assign, ir.Jump, ir.Branch, ir.Return, ir.Notify, ir.Wait, ir.Test) if kind == "kernel" else \
         (ir.Assign, ir.Jump, ir.Branch, ir.Return, ir.Launch, ir.Join, ir.Reset)
     if not isinstance(x, allowed):
         raise Unsupported(f"'{x.text}'", x.span)
@@ -143,13 +143,13 @@ def _supported(x, kind: str, sizes: Sizes) -> None:
         exprs.append(x.value)
     elif isinstance(x, ir.Branch):
         exprs.append(x.cond)
-    elif isinstance(x, (ir.Notify, ir.Wait)):
+    elif isinstance(x, (ir.Notify, ir.Wait, ir.Test)):
         v = x.view
         if v.layout is not None or len(v.selectors) != len(v.signal.dims) or \
                 not all(isinstance(s, ir.Index) for s in v.selectors):
             raise Unsupported("a signal view of more than one element (the prover handles single elements)", v.span)
-        if isinstance(x, ir.Wait) and v.at is not None:
-            raise Unsupported("a TWAIT on another rank's signal", v.span)
+        if isinstance(x, (ir.Wait, ir.Test)) and v.at is not None:
+            raise Unsupported(f"a {'TWAIT' if isinstance(x, ir.Wait) else 'TTEST'} on another rank's signal", v.span)
         exprs += [x.value, v.at] + [s.expr for s in v.selectors]
     for e in exprs:
         for node in ir.walk(e):
@@ -412,6 +412,9 @@ class Concrete:
             if isinstance(x, ir.Wait):
                 if not cint.COMPARE[x.cmp](sig[pos], v):
                     continue
+                new_sig = sig
+            elif isinstance(x, ir.Test):  # one poll: the answer (0 or 1) into its local
+                L = _put(L, x.dest, int(cint.COMPARE[x.cmp](sig[pos], v)))
                 new_sig = sig
             else:
                 nv = v if x.op == ir.SET else sig[pos] + v

@@ -146,6 +146,9 @@ def vocabulary(gc: Commands) -> Vocabulary:
 
     def local_facts(x):
         out = []
+        if isinstance(gc.sizes.ranks, str):  # rank 0 and the last rank (`if (rank != nranks - 1)`)
+            last = ("add", ("sym", gc.sizes.ranks), -1)
+            out += [("==", ("rank", x), ("int", 0)), ("==", ("rank", x), last)]
         for t in numeric(x):
             for c in consts:
                 out += [("==", t, c), ("<=", t, c), ("<=", c, t)]
@@ -161,12 +164,15 @@ def vocabulary(gc: Commands) -> Vocabulary:
 
     def rank_rel(x, y):
         out = [("==", ("kexpr", e, x), ("rank", y)) for _, e in defs]  # `next = (rank + 1) % nranks` before it runs
+        if x != y and chain:  # y is x's successor in rank order (`TNOTIFY(token @ rank + 1, ...)`)
+            out.append(("==", ("add", ("rank", x), 1), ("rank", y)))
         for s in range(k.nslots):
             kl, ry = ("kloc", s, x), ("rank", y)
             out += [("==", kl, ry), ("<", kl, ry), ("<=", kl, ry), ("<", ry, kl), ("<=", ry, kl)]
         return out
 
     roots = [("int", r) for r in _roots(gc)]
+    chain = _names_a_neighbour(gc)
     literal_indices = _literal_indices(gc)
 
     def cells(xs):
@@ -237,7 +243,7 @@ def _rotated_peers(gc: Commands) -> bool:
     """Whether some kernel expression is `(rank + L) % nranks` (or `(L + rank) % nranks`), L a local."""
     for x in gc.kernel.instrs:
         exprs = [x.value] if isinstance(x, ir.Assign) else []
-        if isinstance(x, (ir.Notify, ir.Wait)):
+        if isinstance(x, (ir.Notify, ir.Wait, ir.Test)):
             exprs += [x.value, x.view.at] + [sel.expr for sel in x.view.selectors]
         for e in exprs:
             if e is not None and any(_is_rotation(gc, n) for n in ir.walk(e)):
@@ -272,6 +278,18 @@ def fixed_bounds(gc: Commands) -> list[int]:
     return sorted(out)
 
 
+def _names_a_neighbour(gc: Commands) -> bool:
+    """Whether a TNOTIFY's rank is `rank + 1` or `rank - 1` as written (not around the ring)."""
+    for x in gc.kernel.instrs:
+        e = x.view.at if isinstance(x, ir.Notify) else None
+        if isinstance(e, ir.Binary) and e.op in ("+", "-") and isinstance(e.left, ir.Builtin) and \
+                e.left.name == "rank" and isinstance(e.right, ir.Const):
+            one = gc.sizes.const(e.right)
+            if isinstance(one, ir.Const) and one.value == 1:
+                return True
+    return False
+
+
 def _roots(gc: Commands) -> list[int]:
     """Fixed ranks that TNOTIFYs write to (`TNOTIFY(slot[rank] @ 0, 1, Set)`: rank 0 as the
     root): their cells get candidate facts beside those of the rank variables."""
@@ -289,7 +307,7 @@ def _literal_indices(gc: Commands) -> dict:
     of a `[N][16]` signal: 0), for fixed dimensions too large to take every index."""
     out: dict = {}
     for x in gc.kernel.instrs:
-        if isinstance(x, (ir.Notify, ir.Wait)):
+        if isinstance(x, (ir.Notify, ir.Wait, ir.Test)):
             for n, sel in enumerate(x.view.selectors):
                 if isinstance(sel, ir.Index) and isinstance(sel.expr, ir.Const):
                     c = gc.sizes.const(sel.expr)
@@ -330,7 +348,7 @@ def _signal_exprs(k) -> list:
     """The non-constant values of the TNOTIFYs and operands of the TWAITs (without / and %)."""
     out = []
     for x in k.instrs:
-        if isinstance(x, (ir.Notify, ir.Wait)):
+        if isinstance(x, (ir.Notify, ir.Wait, ir.Test)):
             e = x.value
             nodes = list(ir.walk(e))
             if not isinstance(e, ir.Local) and any(isinstance(n, (ir.Local, ir.Builtin)) for n in nodes) and \

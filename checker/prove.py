@@ -264,10 +264,11 @@ def commands(spec, base: ir.Program, symbolic, lower):
 
 
 def readers(gc) -> dict:
-    """Per signal, the waits on it (the fragment's only readers: kernel TWAITs of one element)."""
+    """Per signal, its readers: the kernel TWAITs and TTESTs of one element on it (the
+    fragment has no other)."""
     out: dict = {}
     for x in gc.kernel.instrs:
-        if isinstance(x, ir.Wait):
+        if isinstance(x, (ir.Wait, ir.Test)):
             out.setdefault(x.view.signal.name, []).append(x)
     return out
 

@@ -364,8 +364,14 @@ def steps(enc: Enc, pre: State, a) -> list[Step]:
                     for i, d in zip(idxs, dims)]
         old = pre.cell(x.view.signal.name, holder, idxs)
         notify = None
+        ploc = kloc  # the locals the local paths after the step read
         if isinstance(x, ir.Wait):
             guard0 = [at, COMPARISON[x.cmp].holds(old, v)]
+            write = None
+        elif isinstance(x, ir.Test):  # one poll, always enabled: the answer goes to its local
+            answer = z3.If(COMPARISON[x.cmp].holds(old, v), 1, 0)
+            ploc = lambda s, dest=x.dest, answer=answer: answer if s == dest else kloc(s)  # noqa: E731
+            guard0 = [at]
             write = None
         else:
             new = v if x.op == ir.SET else old + v
@@ -376,9 +382,9 @@ def steps(enc: Enc, pre: State, a) -> list[Step]:
             notify = (x, old, new, holder, idxs)
         for p in paths:
             checks = list(checks0)
-            guards, upd = _path(enc, p, kloc, a, lid, guard0, checks, f"after {x.span}")
+            guards, upd = _path(enc, p, ploc, a, lid, guard0, checks, f"after {x.span}")
             over = {"kpc": z3.IntVal(p.dest)}
-            over.update({("kloc", s): upd.get(s, pre.kloc(s, a)) for s in range(k.nslots)})
+            over.update({("kloc", s): upd.get(s, ploc(s)) for s in range(k.nslots)})
             out.append(Step(f"{x.text} at {x.span}", guards, After(pre, a, over, write),
                             kterms + [holder] + idxs, checks, x.span, notify))
     return out
@@ -967,7 +973,7 @@ class Prover:
         kloc = lambda s: st.kloc(s, x)  # noqa: E731
         for pc, _ in k.after:
             y = k.instrs[pc]
-            if isinstance(y, ir.Notify):
+            if isinstance(y, (ir.Notify, ir.Test)):  # a TTEST is one poll: it always moves
                 out.append(st.kpc(x) == pc)
             else:
                 lid = st.lc(x) - 1
@@ -984,7 +990,9 @@ class Prover:
         def items(pc, r):
             return [z3.IntVal(v) if kind == "c" else st.kloc(v, r) for kind, v in k.key(pc)]
 
-        kle = z3.Or([z3.And(st.kpc(x) == p, st.kpc(y) == q, _lex_le(items(p, x), items(q, y)))
+        # the rank number decides a tie (a total order on processes, as the lemma allows): a
+        # chain in which every rank waits for the one before it ends at its least-numbered waiter
+        kle = z3.Or([z3.And(st.kpc(x) == p, st.kpc(y) == q, _lex_le(items(p, x), items(q, y), x <= y))
                      for p in kpos for q in kpos])
         if self.gc.host.loops or self.gc.program.uses_launch_id:
             return _lex_le([st.lc(x), st.hpc(x)], [st.lc(y), st.hpc(y)], kle)

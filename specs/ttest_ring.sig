@@ -22,4 +22,4 @@ kernel {
         TNOTIFY(token @ rank + 1, 1, Set);
     }
 }
-expect ok;
+expect ok for all N, K;

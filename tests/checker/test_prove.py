@@ -160,6 +160,12 @@ MUTANTS = [
     # padded to a line per slot (index 0 of 16 is a candidate by the literal): the wrong word
     ("padded_set_slots.sig", ["N"], "TWAIT(slot[p][0], 1, GE)", "TWAIT(slot[p][1], 1, GE)", 1),
     ("padded_set_slots.sig", ["N"], "if (rank != 0) {", "if (rank != 0 && rank != 4) {", 1),
+    # a chain of TTEST polls with a fallback TWAIT (the rank number breaks the lemma's ties):
+    # a fallback for a value never set, a hand-off that skips a rank, a rank that stays out
+    # from 5 on (a waiter stuck only from N = 6)
+    ("ttest_ring.sig", ["N", "K"], "TWAIT(token, 1, GE)", "TWAIT(token, 2, GE)", 1),
+    ("ttest_ring.sig", ["N", "K"], "TNOTIFY(token @ rank + 1, 1, Set)", "TNOTIFY(token @ (rank + 2) % nranks, 1, Set)", 1),
+    ("ttest_ring.sig", ["N", "K"], "if (rank != nranks - 1) {", "if (rank != nranks - 1 && rank != 4) {", 1),
 ]
 
 
@@ -253,7 +259,8 @@ PROVED_SPECS = [("all_to_all_barrier.sig", ["N"], [{"N": n} for n in (2, 3, 4)])
                 ("ring_pipeline_ge.sig", ["N", "S"], [{"N": n, "S": s} for n in (2, 3, 4) for s in (1, 2)] +
                  [{"N": 2, "S": 3}]),
                 ("packed_set_slots.sig", ["N"], [{"N": n} for n in (2, 3, 4, 5)]),
-                ("padded_set_slots.sig", ["N"], [{"N": n} for n in (2, 3, 4)])]
+                ("padded_set_slots.sig", ["N"], [{"N": n} for n in (2, 3, 4)]),
+                ("ttest_ring.sig", ["N", "K"], [{"N": n, "K": k} for n in (2, 3, 4) for k in (1, 2)])]
 
 
 @pytest.mark.parametrize("name, symbolic, sizes", PROVED_SPECS, ids=[p[0] for p in PROVED_SPECS])

@@ -65,3 +65,11 @@ def refuted_and_never_proved_alone(path: str, claim: str, reason: str, at: str) 
     alone = prover_alone(path)
     assert alone.verdict == prove.UNPROVED
     assert any(r.startswith(reason) and at in r for r in alone.reasons), alone.reasons
+
+
+@functools.lru_cache(maxsize=None)
+def proved_once(path: str):
+    """`sigproof prove`'s proof of a spec file with its own claim, computed once per test run."""
+    from checker import prove
+
+    return prove.prove_file(path)

@@ -5,10 +5,9 @@ kept in the second launch fails at N = 2 with the explicit trace and is never pr
 prover alone, while the same leak without `check clean_exit;` is ok (the obligation, not
 something else, is what rejects it)."""
 
-import functools
 from pathlib import Path
 
-from helpers import prover_alone
+from helpers import proved_once, prover_alone
 
 from checker import gcs, invariants
 from checker import prove as prove_mod
@@ -20,9 +19,7 @@ LEAK = str(FIXTURES / "leaks_on_second_launch.sig")
 UNCHECKED = str(FIXTURES / "leaks_unchecked.sig")
 
 
-@functools.lru_cache(maxsize=None)
-def proved(path: str):
-    return prove_file(path)
+proved = proved_once
 
 
 def test_a_lease_given_back_is_proved_clean_for_every_size():

@@ -3,10 +3,9 @@ model/params.py keeps them as expressions over the params (`Sizes.dims_of`), the
 commands and the range obligations read them at every size, and a dimension that may fall
 below 1 in the range claimed is an obligation of its own."""
 
-import functools
 from pathlib import Path
 
-from helpers import parse, prover_alone
+from helpers import proved_once, parse, prover_alone
 
 from checker import gcs
 from checker.prove import FAIL, PROVED, UNPROVED, prove_file
@@ -19,9 +18,7 @@ ONE_SHORT = str(FIXTURES / "one_short.sig")
 EMPTY_AT_TWO = str(FIXTURES / "empty_at_two.sig")
 
 
-@functools.lru_cache(maxsize=None)
-def proved(path: str):
-    return prove_file(path)
+proved = proved_once
 
 
 def test_a_dimension_is_an_expression_of_the_symbolic_params():

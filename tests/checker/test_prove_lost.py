@@ -9,15 +9,14 @@ threshold of the local that picks the slot (`TWAIT(slot[prev], prev + 1, EQ)`) a
 write-once EQ handshakes provable; a second Set of another value stays unproved.
 """
 
-import functools
 from pathlib import Path
 
 import z3
-from helpers import parse, prover_alone, refuted_and_never_proved_alone
+from helpers import proved_once, parse, prover_alone, refuted_and_never_proved_alone
 
 from checker import prove as prove_mod
 from checker import prove_smt as smt
-from checker.prove import PROVED, prove_file
+from checker.prove import PROVED
 from model import ir
 from model import compile_spec
 
@@ -27,9 +26,7 @@ SLOT = str(FIXTURES / "ring_slot_eq.sig")
 TWICE = str(FIXTURES / "ring_twice_eq.sig")
 
 
-@functools.lru_cache(maxsize=None)
-def proved(path: str):
-    return prove_file(path)
+proved = proved_once
 
 
 def test_a_write_once_eq_ring_is_proved_for_every_size():

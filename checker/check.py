@@ -21,6 +21,7 @@ from model.independence import Reduction
 from model.symmetry import Symmetry
 from checker.properties import Monitor
 from checker.result import PROPERTIES, Result, Stats, Stop
+from checker.usage import UsageError
 from model import SpecError, SpecErrors, System, compile_spec, parse
 from model.errors import Span
 from model.ir import Program
@@ -28,10 +29,6 @@ from model.semantics import DEFAULT, Semantics
 
 EXIT_OK, EXIT_FAIL, EXIT_ERROR, EXIT_INCONCLUSIVE = 0, 1, 2, 3
 MAX_FILE_BYTES = 2**20
-
-
-class UsageError(Exception):
-    """A mistake on the command line or in the arguments of a library call (exit status 2)."""
 
 
 @dataclass(frozen=True)

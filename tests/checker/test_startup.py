@@ -15,7 +15,7 @@ from conftest import ROOT, SPECS
 ENGINE = ("lark", "z3", "networkx", "rich", "tree_sitter", "model.parser", "model.syntax", "model.ir",
           "model.check", "model.system", "checker.check", "checker.explore", "checker.result", "checker.kernels")
 ONLY_WHEN_USED = ("z3", "networkx", "rich", "tree_sitter", "pygls", "shtab", "frontends.cpp", "frontends.mlir",
-                  "checker.prove")
+                  "checker.prove", "multiprocessing", "concurrent.futures", "difflib")
 
 PROBE = """
 import io, json, sys

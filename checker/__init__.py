@@ -8,7 +8,7 @@ from importlib import import_module
 
 __version__ = "0.1.0"  # the package's version (pyproject.toml reads it from here)
 
-_LAZY = {"Options": "checker.check", "UsageError": "checker.check", "check_file": "checker.check",
+_LAZY = {"Options": "checker.check", "UsageError": "checker.usage", "check_file": "checker.check",
          "check_paths": "checker.check", "check_program": "checker.check", "exit_status": "checker.check",
          "check_inputs": "checker.kernels", "Result": "checker.result", "Stop": "checker.result",
          "Violation": "checker.result"}

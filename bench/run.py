@@ -271,6 +271,27 @@ def baseline_mib() -> float | None:
     return m.peak_mib
 
 
+STARTUP = (  # (argv, what): the command line end to end (issue 19 item 6: a small check in <= 0.3 s wall)
+    (["sigproof", "--version"], ""),
+    (["sigproof", "check", "specs/peer_array_barrier.sig"], "19 states"),
+    (["sigproof", "check", "specs/all_to_all_barrier.sig"], "33 states"),
+)
+STARTUP_RUNS = 5
+
+
+def startup() -> list[str]:
+    """The start-up table: each command of STARTUP run STARTUP_RUNS times, its best CPU (user +
+    sys) and best wall seconds. Editors and CI run sigproof on every file, so a small check is
+    mostly start-up: the interpreter, the imports, the parser tables."""
+    lines = [f"Start-up (best of {STARTUP_RUNS} runs each):", "",
+             "| command | spec | CPU s | wall s |", "|---|---|---:|---:|"]
+    for cmd, what in STARTUP:
+        runs = [measured(cmd, ROOT, 60) for _ in range(STARTUP_RUNS)]
+        cpu = min((m.cpu for m in runs if m.cpu is not None), default=None)
+        lines.append(f"| `{' '.join(cmd)}` | {what or '-'} | {_f(cpu, '.2f')} | {min(m.wall for m in runs):.2f} |")
+    return lines
+
+
 def machine() -> str:
     cpu = "?"
     try:
@@ -331,15 +352,21 @@ def main(argv=None) -> int:
     ap.add_argument("--only", default=None, help="only the cases whose name contains this")
     ap.add_argument("--store", choices=("exact", "fingerprint"), default="exact",
                     help="sigproof's visited-state store (default exact)")
+    ap.add_argument("--startup", action="store_true",
+                    help="only the start-up table (printed; RESULTS.md is not written)")
     ap.add_argument("-o", "--output", default=str(ROOT / "bench" / "RESULTS.md"))
     args = ap.parse_args(argv)
     if not shutil.which("sigproof"):
         print("run.py: the sigproof command is not installed (pip install -e .)", file=sys.stderr)
         return 2
+    if args.startup:
+        print("\n".join(startup()))
+        return 0
     have_spin = shutil.which("spin") is not None and shutil.which("gcc") is not None
     cases = [c for c in CASES if not (args.quick and c.long) and (args.only is None or args.only in c.name)]
     skipped = [c for c in CASES if c not in cases]
     rows = []
+    started = startup()
     baseline = baseline_mib()
     with tempfile.TemporaryDirectory(prefix="sigproof-bench-") as tmp:
         for k, case in enumerate(cases):
@@ -356,6 +383,7 @@ def main(argv=None) -> int:
              f"{f' --only {args.only}' if args.only else ''}{f' --store {args.store}' if args.store != 'exact' else ''}` (timeout {args.timeout:g} s and "
              f"{args.memory} MiB per tool and case).", "",
              f"Machine: {machine()}.", "",
+             *started, "",
              f"Baseline peak RSS (sigproof on a 7-state spec, subtracted for B/state): {_f(baseline, '.0f')} MiB.",
              "", HEADER, *rows, ""]
     if skipped:

@@ -27,12 +27,9 @@ NOT_STORED = frozenset({"timeout", "memory", "interrupted"})
 
 
 def version() -> str:
-    from importlib.metadata import PackageNotFoundError, version as _v
+    from checker import __version__
 
-    try:
-        return _v("sigproof")
-    except PackageNotFoundError:
-        return "unknown"
+    return __version__
 
 
 @functools.cache

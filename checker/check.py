@@ -7,11 +7,9 @@ worker processes with `jobs > 1`, giving the same results in the same order.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import time
 from dataclasses import dataclass
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Iterable, Mapping
 
@@ -21,6 +19,7 @@ from model.independence import Reduction
 from model.symmetry import Symmetry
 from checker.properties import Monitor
 from checker.result import PROPERTIES, Result, Stats, Stop
+from checker.usage import UsageError
 from model import SpecError, SpecErrors, System, compile_spec, parse
 from model.errors import Span
 from model.ir import Program
@@ -28,10 +27,6 @@ from model.semantics import DEFAULT, Semantics
 
 EXIT_OK, EXIT_FAIL, EXIT_ERROR, EXIT_INCONCLUSIVE = 0, 1, 2, 3
 MAX_FILE_BYTES = 2**20
-
-
-class UsageError(Exception):
-    """A mistake on the command line or in the arguments of a library call (exit status 2)."""
 
 
 @dataclass(frozen=True)
@@ -213,6 +208,8 @@ def states_digest(states: Iterable) -> str:
     """An order-independent digest of a set of states: the sum, modulo 2**128, of the first 16
     bytes of the sha256 of each state's repr (states are tuples of ints, so their repr is the
     same in every process; Python's hash() is not), with the count."""
+    import hashlib  # only for certificates (start-up time)
+
     total = 0
     n = 0
     for state in states:
@@ -326,6 +323,7 @@ def run_tasks(tasks: list, options: Options, jobs: int, progress, cache=None) ->
             todo.append((k, t))
     if jobs > 1 and len(todo) > 1:
         from concurrent.futures import ProcessPoolExecutor  # loaded only for -j (start-up time)
+        from multiprocessing import get_context
 
         with ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=get_context("spawn")) as pool:
             done = pool.map(_check_task, [(t[0], t[1], options) for _, t in todo])

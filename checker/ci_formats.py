@@ -295,12 +295,9 @@ def problems(doc: dict) -> list[Problem]:
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    from checker import __version__
 
-    try:
-        return version("sigproof")
-    except PackageNotFoundError:
-        return "unknown"
+    return __version__
 
 
 def _uri(path: str) -> dict:

@@ -15,13 +15,12 @@ import sys
 from pathlib import Path
 from typing import IO, Mapping
 
-from checker.check import Options, UsageError, exit_status, read_spec, spec_files
-from checker.kernels import check_inputs, is_kernel
-from checker.report import json_doc, text, write_json
-from checker.result import PROPERTIES
+# Only what the argument parser needs: `--version`, `--help` and a usage error load no engine
+# (each command imports its own modules below; tests/checker/test_startup.py holds to that).
 from checker.store import STORES
-from model import SpecErrors, compile_spec, parse
+from checker.usage import UsageError
 from model.semantics import MEMORY_MODELS, SET_GRANULARITIES, TENSOR_WAITS, Semantics
+from model.vocabulary import PROPERTIES
 
 EXIT_OK, EXIT_FAIL, EXIT_ERROR, EXIT_INCONCLUSIVE = 0, 1, 2, 3
 MAX_SWEEP = 10_000
@@ -196,7 +195,8 @@ def _export_parser(sub) -> None:
 
 
 class _Version(argparse.Action):
-    """`--version`, looked up only when asked for (importlib.metadata costs start-up time)."""
+    """`--version`: `checker.__version__`, which pyproject.toml reads (importlib.metadata would
+    add about 30 ms to the start-up)."""
 
     def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
         super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
@@ -206,12 +206,9 @@ class _Version(argparse.Action):
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    from checker import __version__
 
-    try:
-        return version("sigproof")
-    except PackageNotFoundError:
-        return "unknown"
+    return __version__
 
 
 def _semantic_flags(p: argparse.ArgumentParser, note: str | None = None) -> None:
@@ -338,6 +335,10 @@ def run(argv: list[str], stdout: IO[str], stderr: IO[str]) -> int:
 
 
 def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
+    from checker.check import Options, exit_status, spec_files
+    from checker.kernels import check_inputs, is_kernel
+    from checker.report import json_doc, text, write_json
+
     params: dict = dict(_defines(args.defines))
     params.update((name, values) for name, values in _sweeps(args.sweep))
     if args.max_states is not None and args.max_states < 1:
@@ -512,7 +513,9 @@ def _program(path: Path, params: dict, config_path: str | None, stderr: IO[str],
     the kernel's locations as `check` makes it (`born=False`: at the skeleton's, for graph and
     export); `kernel` picks one of a file's several kernels; `cite` maps the locations of the
     model's rendering to those of a printed trace."""
+    from checker.check import read_spec
     from checker.kernels import is_kernel, kernel_tasks, together_members, together_tasks
+    from model import SpecErrors, compile_spec, parse
 
     members = together_members(path.as_posix())
     if members or is_kernel(path):
@@ -544,6 +547,7 @@ def _named(name: str) -> tuple[Path, str | None]:
     """The spec a subcommand names, as a result names it: a file, `file.cpp:Kernel` (one of a
     file's several kernels: the file and that kernel), or `a.cpp+b.cpp` (kernels checked
     --together: that name, which checker.kernels.together_members reads)."""
+    from checker.check import spec_files
     from checker.kernels import split_name, together_members
 
     if together_members(name):

@@ -37,10 +37,10 @@ from array import array
 from functools import partial
 from itertools import chain
 from hashlib import blake2b
+from typing import TYPE_CHECKING
 
-from model.system import State
-
-_new_state = partial(tuple.__new__, State)  # State(*fields) without the Python-level __new__
+if TYPE_CHECKING:
+    from model.system import State
 
 __all__ = ["StateCodec", "ExactStore", "FingerprintStore", "make_store", "STORES"]
 
@@ -61,6 +61,9 @@ class StateCodec:
     (0: whole; the marks then with the launch counts and clocks)."""
 
     def __init__(self, nprocs: int, wide: bool = False, chunk: int = 0, ghost_chunk: int = 0):
+        from model.system import State  # here: the command line reads STORES without loading the model
+
+        self._new_state = partial(tuple.__new__, State)  # State(*fields) without the Python-level __new__
         self.nprocs = nprocs
         self._entry_id: dict = {None: 0}
         self._entries: list = [None]
@@ -132,8 +135,8 @@ class StateCodec:
         ghost, launches, hb = self._rests[fields[n + 1]]
         if ghost.__class__ is int:
             ghost = self._ghosts.vector(ghost)
-        return _new_state((tuple(map(entries.__getitem__, fields[:n])), self._signals.vector(fields[n]), ghost,
-                           launches, hb))
+        return self._new_state((tuple(map(entries.__getitem__, fields[:n])), self._signals.vector(fields[n]), ghost,
+                                launches, hb))
 
 
 class _Vectors:

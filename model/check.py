@@ -8,7 +8,6 @@ with typed expressions and views. Every error is collected and reported together
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 
 from model import ir
@@ -978,5 +977,7 @@ def _size(v: ir.View) -> int | None:
 
 
 def _suggest(name: str, choices) -> str:
+    import difflib  # only for a misspelt name (start-up time)
+
     close = difflib.get_close_matches(name, sorted(choices), n=1)
     return f" (did you mean '{close[0]}'?)" if close else ""

@@ -11,14 +11,13 @@ from __future__ import annotations
 import operator
 import re
 from dataclasses import dataclass
-from importlib import resources
 from typing import Callable
 
 # ---------------------------------------------------------------- words of the language
 
-# The keywords of .sig: every word the grammar (model/sig.lark) spells out; never a name.
-KEYWORDS = frozenset(re.findall(r'"([A-Za-z_][A-Za-z0-9_]*)"',
-                                resources.files("model").joinpath("sig.lark").read_text(encoding="utf-8")))
+# KEYWORDS, the keywords of .sig: every word the grammar (model/sig.lark) spells out; never a
+# name. Read from the grammar when first asked for (`__getattr__` at the end), so that the
+# command line's `--version` and `--help`, which need only the verdict names, do not read it.
 # The names .sig gives every program (not keywords: the grammar reads them as names).
 BUILTIN_NAMES = frozenset({"rank", "block", "launch_id", "nranks", "nblocks", "NRANKS", "NBLOCKS"})
 
@@ -154,3 +153,13 @@ PROPERTIES = tuple(v.name for v in VERDICTS)  # the violated properties, in repo
 VERDICT = {v.name: v for v in VERDICTS}
 EXPECTABLE = ("ok",) + tuple(v.name for v in VERDICTS if v.expectable)  # the words of an `expect` line
 FAULTS = ("assertion", "overflow", "error")  # the verdicts one step's Fault reports (model.system.Fault.kind)
+
+
+def __getattr__(name: str):
+    if name != "KEYWORDS":
+        raise AttributeError(f"module 'model.vocabulary' has no attribute {name!r}")
+    from importlib import resources
+
+    grammar = resources.files("model").joinpath("sig.lark").read_text(encoding="utf-8")
+    globals()["KEYWORDS"] = keywords = frozenset(re.findall(r'"([A-Za-z_][A-Za-z0-9_]*)"', grammar))
+    return keywords

@@ -79,6 +79,16 @@ class Code:
                 out += [("c", lp.header), ("l", lp.slot)]
         return tuple(out) + (("c", pc),)
 
+    def past_items(self, pc: int) -> tuple:
+        """`key(pc)` with its innermost loop counter left open as ('v', None): a process is past
+        `pc` at iteration v when its own key (outer counters its own) is above this one with v
+        in the open place (checker/invariants.py's `past` atoms, read by both backends)."""
+        items = list(self.key(pc))
+        inner = max((n for n, (kind, _) in enumerate(items) if kind == "l"), default=None)
+        if inner is not None:
+            items[inner] = ("v", None)
+        return tuple(items)
+
 
 @dataclass(frozen=True)
 class Commands:

@@ -10,6 +10,7 @@ Mined clauses are only candidates: Houdini (checker/prove_smt.py) keeps the indu
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass
 
@@ -18,6 +19,12 @@ from model import ir
 from model.check import source_text
 
 MAX_FIXED_DIM = 4  # constant signal dimensions up to this size get one cell per index
+
+
+def K(signal: str, dim: int) -> tuple:
+    """The index variable k of index clauses, over every index of one signal's dimension."""
+    return ("ivar", "k", signal, dim)
+
 
 
 # ---------------------------------------------------------------- evaluation
@@ -45,6 +52,10 @@ def value(t, b, env):
         return b.kexpr(t[1], env[t[2]])
     if k == "rot":  # how far rank t[2] lies after rank t[1] around the ring: (t[2] - t[1]) mod nranks
         return b.rot(env[t[1]], env[t[2]])
+    if k == "ivar":  # the index variable of an index clause
+        return env[t[1]]
+    if k == "past":  # 1 when rank t[1] is past kernel pc t[2] at iteration t[3] (gcs.Code.past_items), else 0
+        return b.past(env[t[1]], t[2], value(t[3], b, env))
     raise AssertionError(t)
 
 
@@ -102,8 +113,42 @@ class ConcreteView:
     def kexpr(self, e, x):
         return self.c.ev(e, self.st[3][x], x, self.st[4][x] - 1)
 
+    def past(self, x, pc, v):
+        """Rank x's kernel is past `pc` at iteration v in its current run (its progress key above
+        `pc`'s with v as the innermost counter), or it is not running after a launch."""
+        k, kp = self.c.gc.kernel, self.st[2][x]
+        if kp == IDLE:
+            return int(self.st[4][x] >= 1)
+        loc = self.st[3][x]
+        mine = tuple(c if kind == "c" else loc[c] for kind, c in k.key(kp))
+        target = tuple(v if kind == "v" else c if kind == "c" else loc[c] for kind, c in k.past_items(pc))
+        return int(mine > target)
+
+
+def index_of(clause):
+    """(signal, dimension) whose indices an index clause's variable k ranges over, else None."""
+    return _index_of(tuple(clause))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _index_of(clause):
+    stack = [t for atom, _ in clause for t in atom[1:]]
+    while stack:
+        t = stack.pop()
+        if isinstance(t, tuple) and t:
+            if t[0] == "ivar":
+                return t[2], t[3]
+            stack += [x for x in t if isinstance(x, tuple)]
+    return None
+
 
 def clause_holds_concrete(clause, view, env) -> bool:
+    """The clause at the ranks of `env`; an index clause (when env names no k) at every index
+    of its dimension."""
+    where = index_of(clause)
+    if where is not None and "k" not in env:
+        _, dims, _ = view.c.layout[where[0]]
+        return all(clause_holds_concrete(clause, view, {**env, "k": v}) for v in range(dims[where[1]]))
     for atom, pol in clause:
         try:
             if bool(holds(atom, view, env)) == pol:
@@ -122,6 +167,10 @@ class Vocabulary:
     facts1: tuple  # atoms of rank i for the last literal
     guards2: tuple
     facts2: tuple
+    # per signal dimension that no rank or fixed index covers (`ready[2 * (N - 1)]`): (signal,
+    # dimension, guards1, facts1, guards2, facts2) of index clauses, whose cells stand at every
+    # index k of that dimension
+    index: tuple = ()
 
 
 def vocabulary(gc: Commands) -> Vocabulary:
@@ -226,13 +275,70 @@ def vocabulary(gc: Commands) -> Vocabulary:
             out += [("<", r, kl), ("<=", kl, r), ("==", r, kl)]
         return out
 
+    writers = {}  # signal -> the kernel TNOTIFYs into it inside a loop (for `past` atoms)
+    for pc, x in enumerate(k.instrs):
+        if isinstance(x, ir.Notify) and any(kind == "v" for kind, _ in k.past_items(pc)):
+            writers.setdefault(x.view.signal.name, []).append(pc)
+
+    def index_cells(xs):
+        """(signal, dimension, cell) with K at the one dimension no rank or fixed index covers."""
+        out = []
+        for sig in gc.signals:
+            choices, open_ = [], []
+            for n, d in enumerate(gc.sizes.dims_of(sig.name)):
+                if d == gc.sizes.ranks:
+                    choices.append([("rank", y) for y in xs])
+                elif isinstance(d, int) and d <= MAX_FIXED_DIM:
+                    choices.append([("int", v) for v in range(d)])
+                elif isinstance(d, int) and literal_indices.get((sig.name, n)):  # as `cells` takes them
+                    choices.append([("int", v) for v in literal_indices[(sig.name, n)] if v < d])
+                else:
+                    choices.append([K(sig.name, n)])
+                    open_.append(n)
+            if len(open_) == 1:
+                out += [(sig.name, open_[0], ("cell", sig.name, holder, tuple(idx)))
+                        for holder in list(xs) + roots for idx in itertools.product(*choices)]
+        return out
+
+    def index_atoms(xs, sig, n):
+        """The index k against the loop counters of the ranks, and whether each rank is past a
+        TNOTIFY into the signal at iteration k."""
+        k_ = K(sig, n)
+        out = []
+        for x in xs:
+            for s in sorted(counters):
+                kl = ("kloc", s, x)
+                out += [("<", k_, kl), ("==", k_, kl), ("<", kl, k_)]
+            out += [("==", ("past", x, pc, k_), ("int", 1)) for pc in writers.get(sig, ())]
+        return out
+
+    def index_vocabulary():
+        out = []
+        groups = dict.fromkeys((sig, n) for sig, n, _ in index_cells(("i", "j")))
+        for sig, n in groups:
+            per = []
+            for xs in (("i",), ("i", "j")):
+                cs = [c for g, m, c in index_cells(xs) if (g, m) == (sig, n)]
+                values = list(consts) + [("kexpr", e, x) for x in xs for e in exprs]
+                facts = [a for c in cs for v in values for a in (("==", c, v), ("<=", c, v), ("<=", v, c))]
+                marks = [("==", c, v) for c in cs for v in consts]
+                ia = index_atoms(xs, sig, n)
+                guards = [a for x in xs for a in pcs(x)] + ia + marks
+                if len(xs) == 2:
+                    guards += rank_rel("i", "j") + rank_rel("j", "i")
+                per += [tuple(_dedup(guards)), tuple(_dedup(facts + ia))]
+            out.append((sig, n, *per))
+        return tuple(out)
+
     g1 = pcs("i")
     f1 = local_facts("i") + cell_facts(("i",)) + pcs("i") + rank_rel("i", "i")
+    f1 += [("<=", ("int", 1), ("lc", "i"))]  # a kernel runs only after a launch (what `past` reads)
     g2 = pcs("i") + pcs("j") + rank_rel("i", "j") + rank_rel("j", "i") + rotations("i", "j") + rotations("j", "i")
     f2 = g2 + cell_facts(("i", "j"))
     f2 += [("<=", ("lc", "i"), ("add", ("lc", "j"), 1))] if track_lc else []
     f2 += [("<=", ("kloc", s, "i"), ("add", ("kloc", s, "j"), 1)) for s in sorted(counters)]
-    return Vocabulary(tuple(_dedup(g1)), tuple(_dedup(f1)), tuple(_dedup(g2)), tuple(_dedup(f2)))
+    return Vocabulary(tuple(_dedup(g1)), tuple(_dedup(f1)), tuple(_dedup(g2)), tuple(_dedup(f2)),
+                      index_vocabulary())
 
 
 def _dedup(xs):
@@ -369,6 +475,10 @@ def mine(gc: Commands, samples: list[tuple[Concrete, list]]) -> tuple[list, list
     running = set(gc.kernel.visible())
     c1 = _clauses(voc.guards1, voc.facts1, *one, keep=lambda c: _guarded(c, running))
     c2 = _clauses(voc.guards2, voc.facts2, *two, keep=lambda c: _guarded(c, running))
+    for sig, n, g1, f1, g2, f2 in voc.index:  # three guards: an index clause relates a rank, a peer and k
+        keep = lambda c, where=(sig, n): _guarded(c, running) and index_of(c) == where  # noqa: E731
+        c1 += _clauses(g1, f1, *_masks(samples, g1 + f1, pairs=False, index=(sig, n)), keep=keep, guards=3)
+        c2 += _clauses(g2, f2, *_masks(samples, g2 + f2, pairs=True, index=(sig, n)), keep=keep, guards=3)
     return c1, [c for c in c2 if _ranks(c) == {"i", "j"}]
 
 
@@ -407,6 +517,8 @@ def _ranks(clause) -> set:
                     out.add(t[2])
             elif t and t[0] == "rot":
                 out |= {t[1], t[2]}
+            elif t and t[0] == "past":
+                out.add(t[1])
             stack += [x for x in t if isinstance(x, tuple)]
     return out
 
@@ -427,17 +539,26 @@ def _strongest(clauses, masks, full):
     return [clauses[k] for k in sorted(kept)]
 
 
-def _masks(samples, atoms, pairs: bool):
+def envs(conc: Concrete, pairs: bool, index=None) -> list[dict]:
+    """The valuations of a clause's variables at one size: every rank (every ordered pair of
+    distinct ranks), and for an index clause of (signal, dimension) every index k there."""
+    R = conc.R
+    out = [{"i": i, "j": j} for i in range(R) for j in range(R) if i != j] if pairs else [{"i": i} for i in range(R)]
+    if index is not None:
+        _, dims, _ = conc.layout[index[0]]
+        out = [{**e, "k": v} for e in out for v in range(dims[index[1]])]
+    return out
+
+
+def _masks(samples, atoms, pairs: bool, index=None):
     atoms = _dedup(list(atoms))
     masks = {a: 0 for a in atoms}
     bit = 0
     for conc, states in samples:
-        R = conc.R
-        envs = [{"i": i, "j": j} for i in range(R) for j in range(R) if i != j] if pairs else \
-            [{"i": i} for i in range(R)]
+        envs_ = envs(conc, pairs, index)
         for st in states:
             view = ConcreteView(conc, st)
-            for env in envs:
+            for env in envs_:
                 b = 1 << bit
                 bit += 1
                 for a in atoms:
@@ -449,14 +570,15 @@ def _masks(samples, atoms, pairs: bool):
     return masks, (1 << bit) - 1
 
 
-def _clauses(guards, facts, masks, full, keep):
-    """Clauses (not p or not q or f), (not p or f), (f), with f a fact or a negated fact."""
+def _clauses(guard_atoms, facts, masks, full, keep, guards: int = 2):
+    """Clauses (not p or not q or f), (not p or f), (f), with f a fact or a negated fact; with
+    `guards=3` also (not p or not q or not r [or f])."""
     lits = []
     for f in facts:
         m = masks[f]
         lits.append(((f, True), m))
         lits.append(((f, False), full & ~m))
-    neg = [((g, False), full & ~masks[g]) for g in guards]
+    neg = [((g, False), full & ~masks[g]) for g in guard_atoms]
     out, seen = [], set()
 
     def add(lit_list):
@@ -485,6 +607,15 @@ def _clauses(guards, facts, masks, full, keep):
             for lit, m in lits:
                 if (m1 | m2 | m) == full and lit[0] not in (g1[0], g2[0]):
                     add([g1, g2, lit])
+    if guards >= 3:
+        for (g1, m1), (g2, m2), (g3, m3) in itertools.combinations(neg, 3):
+            m123 = m1 | m2 | m3
+            if m123 == full:
+                add([g1, g2, g3])
+            elif (m1 | m2) != full and (m1 | m3) != full and (m2 | m3) != full:
+                for lit, m in lits:
+                    if (m123 | m) == full and lit[0] not in (g1[0], g2[0], g3[0]):
+                        add([g1, g2, g3, lit])
     return out
 
 
@@ -536,7 +667,9 @@ def decode(data, gc: Commands) -> list:
 
 
 def render_clause(clause, gc: Commands, two: bool) -> str:
-    head = "for all ranks i != j: " if two else "for all ranks i: "
+    head = "for all ranks i != j" if two else "for all ranks i"
+    where = index_of(clause)
+    head += f" and every index k of `{where[0]}`: " if where else ": "
     return head + " or ".join(_render_atom(a, pol, gc) for a, pol in clause)
 
 
@@ -580,6 +713,11 @@ def _term(t, gc: Commands) -> str:
         return t[1] + "".join(f"[{_term(x, gc)}]" for x in t[3]) + f"@{holder}"
     if k == "rot":
         return f"({t[2]} - {t[1]}) mod nranks"
+    if k == "ivar":
+        return t[1]
+    if k == "past":
+        x = gc.kernel.instrs[t[2]]
+        return f"past({t[1]}, `{x.text}` at {x.span.line}:{x.span.col}, iteration {_term(t[3], gc)})"
     if k == "kexpr":
         e = t[1]
         text = source_text(gc.program.source, e.span) if e.span is not None and e.span.line > 0 else "launch_id"

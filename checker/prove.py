@@ -344,12 +344,19 @@ def refine(gc, c1: list, c2: list, samples: list) -> tuple[list, list]:
     from checker.gcs import Fault  # noqa: PLC0415
 
     def masks(clauses, pairs: bool):
+        groups: dict = {}  # plain clauses, and the index clauses per (signal, dimension)
+        for c in clauses:
+            groups.setdefault(invariants.index_of(c), []).append(c)
+        keep = set()
+        for index, cs in groups.items():
+            keep |= set(group(cs, pairs, index))
+        return [c for c in clauses if c in keep]
+
+    def group(clauses, pairs: bool, index):
         atoms = list(dict.fromkeys(a for c in clauses for a, _ in c))
         yes, no, bit = dict.fromkeys(atoms, 0), dict.fromkeys(atoms, 0), 0
         for conc, states in samples:
-            R = conc.R
-            envs = [{"i": i, "j": j} for i in range(R) for j in range(R) if i != j] if pairs else \
-                [{"i": i} for i in range(R)]
+            envs = invariants.envs(conc, pairs, index)
             for st in states:
                 view = invariants.ConcreteView(conc, st)
                 for env in envs:

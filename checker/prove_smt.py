@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import z3
 
 from checker import gcs
+from checker import invariants
 from checker.invariants import holds
 from model import ir
 from model.vocabulary import COMPARISON
@@ -172,6 +173,17 @@ class View:
 
     def kexpr(self, e, x):
         return self.enc.expr(e, lambda s: self.kloc(s, x), x, self.lc(x) - 1)
+
+    def past(self, x, pc, v):
+        """checker.invariants.ConcreteView.past as a term: 1 or 0."""
+        k = self.enc.gc.kernel
+        target = lambda: [v if kind == "v" else z3.IntVal(c) if kind == "c" else self.kloc(c, x)  # noqa: E731
+                          for kind, c in k.past_items(pc)]
+        cases = [z3.And(self.kpc(x) == gcs.IDLE, self.lc(x) >= 1)]
+        for p in k.visible() + (k.done,):
+            mine = [z3.IntVal(c) if kind == "c" else self.kloc(c, x) for kind, c in k.key(p)]
+            cases.append(z3.And(self.kpc(x) == p, z3.Not(_lex_le(mine, target()))))
+        return z3.If(z3.Or(cases), 1, 0)
 
 
 class State(View):
@@ -510,6 +522,7 @@ class Prover:
         self._pairs: dict = {}  # (id, id) -> (the terms, kept alive; both in range and distinct)
         self.pre = State(self.enc, "")
         self.a, self.s, self.t = z3.Ints("a s t")
+        self.u = z3.Int("u")  # the Skolem index of index clauses
         self.domain = self.enc.domain(lower)
         self.queries = 0
         DEADLINE[0] = deadline
@@ -542,15 +555,19 @@ class Prover:
         hpos = h.visible() + (h.done,)
         return [z3.Or([st.kpc(x) == v for v in kpos]), z3.Or([st.hpc(x) == v for v in hpos]), st.lc(x) >= 0]
 
-    def hypotheses(self, st, c1, c2, terms, tag: str):
+    def hypotheses(self, st, c1, c2, terms, tag: str, index_terms=None):
         """(indicator, instance) pairs: every clause on every (pair of distinct) term(s) in range
-        (instances of the pre-state are kept: the contexts share most of them)."""
+        (instances of the pre-state are kept: the contexts share most of them); an index clause
+        also on every index term (`index_terms`, else `terms`) in its dimension's range."""
         out = []
+        idx = terms if index_terms is None else index_terms
         for k, c in enumerate(c1):
-            inst = [self._instance(st, "1", k, c, (x,)) for x in terms]
+            ks = [()] if invariants.index_of(c) is None else [(v,) for v in idx]
+            inst = [self._instance(st, "1", k, c, (x, *v)) for x in terms for v in ks]
             out.append((("1", k), z3.Bool(f"h1_{k}{tag}"), _and(inst)))
         for k, c in enumerate(c2):
-            inst = [self._instance(st, "2", k, c, xy) for xy in itertools.permutations(terms, 2)]
+            ks = [()] if invariants.index_of(c) is None else [(v,) for v in idx]
+            inst = [self._instance(st, "2", k, c, (*xy, *v)) for xy in itertools.permutations(terms, 2) for v in ks]
             out.append((("2", k), z3.Bool(f"h2_{k}{tag}"), _and(inst)))
         return out
 
@@ -558,14 +575,28 @@ class Prover:
         key = (kind, c, tuple(x.get_id() for x in xs)) if st is self.pre else None
         hit = self._instances.get(key) if key else None
         if hit is None:
-            if kind == "1":
-                hit = _implies(self.in_range(xs[0]), self.clause(c, st, {"i": xs[0]}))
-            else:
-                x, y = xs
-                hit = _implies(self._pair(x, y), self.clause(c, st, {"i": x, "j": y}))
+            n = 1 if kind == "1" else 2
+            env = dict(zip(("i", "j")[:n], xs))
+            cond = self.in_range(xs[0]) if n == 1 else self._pair(xs[0], xs[1])
+            if len(xs) > n:  # an index clause: k in its dimension
+                env["k"] = xs[n]
+                cond = _and([cond, self.index_range(c, xs[n])])
+            hit = _implies(cond, self.clause(c, st, env))
             if key:
                 self._instances[key] = hit
         return hit
+
+    def index_range(self, c, v):
+        """0 <= v < the dimension of index clause c's variable (built once per dimension and term)."""
+        where = invariants.index_of(c)
+        key = (where, v.get_id())
+        hit = self._ranges.get(key)
+        if hit is None:
+            dim = self._ranges.get(where)
+            if dim is None:
+                dim = self._ranges[where] = self.enc.dim(self.gc.sizes.dims_of(where[0])[where[1]])
+            hit = self._ranges[key] = (v, _and([v >= 0, v < dim]))
+        return hit[1]
 
     def _pair(self, x, y):
         """0 <= x, y < N and x != y, built once per pair of terms."""
@@ -596,10 +627,12 @@ class Prover:
         s.add(*self.domain, self.in_range(self.s), self.in_range(self.t), self.s != self.t)
         s.add(*self.structure(self.pre, self.s), *self.structure(self.pre, self.t))
         out = []
-        for cs, env in ((c1, {"i": self.s}), (c2, {"i": self.s, "j": self.t})):
+        for cs, env in ((c1, {"i": self.s, "k": self.u}), (c2, {"i": self.s, "j": self.t, "k": self.u})):
             keep = []
             for c in cs:
                 s.push()
+                if invariants.index_of(c) is not None:
+                    s.add(self.index_range(c, self.u))
                 s.add(z3.Not(self.clause(c, self.pre, env)))
                 if s.check() != z3.unsat:  # unknown: keep it (Houdini decides)
                     keep.append(c)
@@ -614,15 +647,22 @@ class Prover:
             return Initial(self.enc), list(self.domain), []
         terms = _dedup([self.a, self.s, self.t] + st.terms)
         base = self._base_assertions(terms) + [self.in_range(self.a), *st.guard]
-        return st.post, base, self.hypotheses(self.pre, c1, c2, terms, "")
+        # index terms: the Skolem index, the step's, and the acting rank's locals after it
+        after = [st.post.kloc(s, self.a) for s in range(self.gc.kernel.nslots)]
+        return st.post, base, self.hypotheses(self.pre, c1, c2, terms, "", _dedup([self.u] + st.terms + after))
 
     def _skolems(self) -> list:
         return [self.in_range(self.s), self.in_range(self.t), self.s != self.t]
 
     def _goals(self, post, c1, c2):
-        """(key, clause read in `post` at the Skolem ranks s, t) per candidate."""
-        out = [(("1", k), self.clause(c, post, {"i": self.s})) for k, c in enumerate(c1)]
-        return out + [(("2", k), self.clause(c, post, {"i": self.s, "j": self.t})) for k, c in enumerate(c2)]
+        """(key, clause read in `post` at the Skolem ranks s, t, and index u in range) per candidate."""
+        def goal(c, env):
+            if invariants.index_of(c) is None:
+                return self.clause(c, post, env)
+            return _implies(self.index_range(c, self.u), self.clause(c, post, {**env, "k": self.u}))
+
+        out = [(("1", k), goal(c, {"i": self.s})) for k, c in enumerate(c1)]
+        return out + [(("2", k), goal(c, {"i": self.s, "j": self.t})) for k, c in enumerate(c2)]
 
     def houdini(self, c1: list, c2: list, deadline=None) -> tuple[list, list]:
         alive = {("1", k) for k in range(len(c1))} | {("2", k) for k in range(len(c2))}

@@ -29,3 +29,4 @@ kernel {
 
 check clean_exit;
 expect ok;
+expect ok for all N;

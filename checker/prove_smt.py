@@ -295,8 +295,9 @@ class Step:
     """One command along one local path, taken by the symbolic rank `a` from `pre`."""
 
     def __init__(self, name: str, guard: list, post: After, terms: list, checks: list, span, notify=None,
-                 reset=None):
+                 reset=None, indices=()):
         self.name, self.guard, self.post, self.terms, self.checks, self.span = name, guard, post, terms, checks, span
+        self.indices = list(indices)  # the signal indices the step reads or writes
         self.notify = notify  # (instr, old value, new value, holder, indices) of a TNOTIFY
         self.reset = reset  # (instr, indices: [] for the whole signal) of a host's reset
 
@@ -352,7 +353,7 @@ def steps(enc: Enc, pre: State, a) -> list[Step]:
                 over = {"hpc": z3.IntVal(p.dest)}
                 over.update({("hloc", s): upd.get(s, pre.hloc(s, a)) for s in range(h.nslots)})
                 out.append(Step(f"{x.text} at {x.span}", guards, After(pre, a, over, write), [a] + idxs, checks,
-                                x.span, reset=(x, idxs)))
+                                x.span, reset=(x, idxs), indices=idxs))
         else:  # Join
             for p in paths:
                 checks = []
@@ -398,7 +399,7 @@ def steps(enc: Enc, pre: State, a) -> list[Step]:
             over = {"kpc": z3.IntVal(p.dest)}
             over.update({("kloc", s): upd.get(s, ploc(s)) for s in range(k.nslots)})
             out.append(Step(f"{x.text} at {x.span}", guards, After(pre, a, over, write),
-                            kterms + [holder] + idxs, checks, x.span, notify))
+                            kterms + [holder] + idxs, checks, x.span, notify, indices=idxs))
     return out
 
 
@@ -647,9 +648,13 @@ class Prover:
             return Initial(self.enc), list(self.domain), []
         terms = _dedup([self.a, self.s, self.t] + st.terms)
         base = self._base_assertions(terms) + [self.in_range(self.a), *st.guard]
-        # index terms: the Skolem index, the step's, and the acting rank's locals after it
-        after = [st.post.kloc(s, self.a) for s in range(self.gc.kernel.nslots)]
-        return st.post, base, self.hypotheses(self.pre, c1, c2, terms, "", _dedup([self.u] + st.terms + after))
+        return st.post, base, self.hypotheses(self.pre, c1, c2, terms, "", [self.u] + self.index_terms(st))
+
+    def index_terms(self, st) -> list:
+        """Where index clauses are instantiated around a step: the indices it reads or writes, and
+        the acting rank's loop counters before and after it."""
+        counters = sorted({lp.slot for lp in self.gc.kernel.loops})
+        return _dedup(st.indices + [v for c in counters for v in (self.pre.kloc(c, self.a), st.post.kloc(c, self.a))])
 
     def _skolems(self) -> list:
         return [self.in_range(self.s), self.in_range(self.t), self.s != self.t]
@@ -843,7 +848,7 @@ class Prover:
         for st in steps(self.enc, self.pre, self.a):
             terms = _dedup([self.a] + st.terms)
             base = self._base_assertions(terms) + [self.in_range(self.a)]
-            base += [inst for _, _, inst in self.hypotheses(self.pre, c1, c2, terms, "")]
+            base += [inst for _, _, inst in self.hypotheses(self.pre, c1, c2, terms, "", self.index_terms(st))]
             for lem in lemmas:
                 base += self.counting_facts(lem, self.pre, terms, acting=self.a)
             items = [([pre, z3.Not(ok)], what) for pre, ok, what in st.checks]
@@ -935,7 +940,7 @@ class Prover:
                 bounds += [e >= 0, e < enc.dim(dim)]
             terms = _dedup([holder, *idxs])
             base = self._base_assertions(terms) + [self.in_range(holder), *bounds]
-            base += [inst for _, _, inst in self.hypotheses(st, c1, c2, terms, "")]
+            base += [inst for _, _, inst in self.hypotheses(st, c1, c2, terms, "", idxs)]
             for lem in lemmas:
                 base += self.counting_facts(lem, st, terms)
             base += [z3.Implies(self.in_range(x), z3.And(st.hpc(x) == h.done,
@@ -965,14 +970,16 @@ class Prover:
         terms = [m, n, z3.If(m + 1 == N, 0, m + 1), z3.If(m == 0, N - 1, m - 1)]
         terms += [st.kloc(s, m) for s in range(k.nslots)]
         kloc = lambda s: st.kloc(s, m)  # noqa: E731
+        indices = []  # where index clauses are instantiated: the indices m's waits read
         for pc, _ in k.after:
             x = k.instrs[pc]
-            terms += [enc.expr(sel.expr, kloc, m, st.lc(m) - 1) for sel in x.view.selectors]
+            indices += [enc.expr(sel.expr, kloc, m, st.lc(m) - 1) for sel in x.view.selectors]
             if x.view.at is not None:
                 terms.append(enc.expr(x.view.at, kloc, m, st.lc(m) - 1))
-        terms += [self.witness(lem)(y) for lem in lemmas for y in (m, n)]
+        terms += indices + [self.witness(lem)(y) for lem in lemmas for y in (m, n)]
         terms = _dedup(terms)
-        out = self._base_assertions(terms) + [inst for _, _, inst in self.hypotheses(st, c1, c2, terms, "")]
+        out = self._base_assertions(terms) + [inst for _, _, inst in self.hypotheses(st, c1, c2, terms, "",
+                                                                                     _dedup(indices))]
         for lem in lemmas:
             out += self.counting_facts(lem, st, terms, witnessed=(m, n))
         out += [self.in_range(m), self.in_range(n)]

@@ -320,10 +320,7 @@ def vocabulary(gc: Commands) -> Vocabulary:
             for xs in (("i",), ("i", "j")):
                 cs = [c for g, m, c in index_cells(xs) if (g, m) == (sig, n)]
                 values = [("int", 0), ("int", 1)] + [("kexpr", e, x) for x in xs for e in exprs]
-                # over two ranks only equalities (the orders are one-rank facts): fewer candidates
-                forms = (lambda c, v: (("==", c, v), ("<=", c, v), ("<=", v, c))) if len(xs) == 1 else \
-                    (lambda c, v: (("==", c, v),))
-                facts = [a for c in cs for v in values for a in forms(c, v)]
+                facts = [a for c in cs for v in values for a in (("==", c, v), ("<=", c, v), ("<=", v, c))]
                 marks = [("==", c, v) for c in cs for v in values[:2]]
                 ia = index_atoms(xs, sig, n)
                 guards = [a for x in xs for a in pcs(x)] + ia + marks

@@ -171,3 +171,12 @@ ALONE = ["ring_wait_wrong_value"] + [pytest.param(n, marks=pytest.mark.deep) for
 def test_a_ring_mutant_is_never_proved_by_the_prover_alone(name):
     proof = prover_alone(str(FIXTURES / f"{name}.sig"))
     assert proof.verdict != PROVED, proof.claim
+
+
+@pytest.mark.deep  # ~15 CPU s
+def test_flags_written_once_without_a_reset_are_proved_deadlock_free():
+    """The ring's flags alone (N - 1 steps, no host reset, no clean exit): deadlock freedom
+    already needs the index clauses."""
+    proof = proved(str(FIXTURES / "flags_once.sig"))
+    assert proof.verdict == PROVED, (proof.claim, proof.reasons)
+    holds_everywhere(proof, (2, 3, 4))

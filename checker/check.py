@@ -46,6 +46,7 @@ class Options:
     symmetry: bool = True  # rank-rotation symmetry (model/symmetry.py) where the program has it
     store: str = "exact"  # "exact" | "fingerprint": the visited-state store (checker/store.py)
     require_coverage: bool = False  # an unreached signal or data statement fails the check
+    engine: str = "auto"  # "auto": the compiled search where it applies (checker/native.py); "python"
 
 
 def check_program(program: Program, spec: str, options: Options = Options(), progress=None) -> Result:
@@ -89,7 +90,7 @@ def _search(system, program: Program, options: Options, deadline, progress, redu
                       fail_fast=options.fail_fast)
     ex = explore(system, monitor, order=options.order, max_states=options.max_states, deadline=deadline,
                  max_memory=options.max_memory, progress=progress, reduce=reduce, store=options.store,
-                 symmetry=symmetry, watch=_operations(program))
+                 symmetry=symmetry, watch=_operations(program), engine=options.engine)
     return monitor, ex
 
 
@@ -117,7 +118,7 @@ def _shortest_race(system, options: Options, deadline, violations: list) -> list
     (the verdict is the same either way: a race exists)."""
     judge = _FirstRace(system)
     ex = explore(system, judge, order="bfs", max_states=RACE_BUDGET, deadline=deadline,
-                 max_memory=options.max_memory, store=options.store)
+                 max_memory=options.max_memory, store=options.store, engine=options.engine)
     if "data_race" not in judge.found:
         return violations
     shortest = judge.counterexample(ex, "data_race")
@@ -126,6 +127,8 @@ def _shortest_race(system, options: Options, deadline, violations: list) -> list
 
 class _Blind:
     """A judge that judges nothing: the search that only confirms coverage."""
+
+    dead_ends_only = True
 
     def initial(self, state, events) -> bool:
         return False
@@ -173,7 +176,7 @@ def _coverage(system, program: Program, options: Options, ex, reduced: bool, sym
         return total, missed  # no process can reach them whatever the signals hold: no search needed
     full = explore(system, _Blind(), order=options.order, max_states=options.max_states, deadline=deadline,
                    max_memory=options.max_memory, store=options.store, symmetry=symmetry,
-                   watch=_operations(program))
+                   watch=_operations(program), engine=options.engine)
     if not full.complete:
         return total, None
     return total, unreached(program, [ex, full])

@@ -77,6 +77,9 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--store", choices=STORES, default="exact",
                    help="visited states: exact (default; packed states, a proof) or fingerprint (64-bit hashes, "
                         "less memory; the verdict gives the probability that a hash collision hid a state)")
+    c.add_argument("--engine", choices=("auto", "python"), default="auto",
+                   help="auto (default): an unreduced search without data runs compiled (C, built once with "
+                        "the machine's cc); python: every step in Python (the reference; same verdicts, slower)")
     c.add_argument("-q", "--quiet", action="store_true", help="only the verdict and summary lines")
     c.add_argument("--no-timing", action="store_true", help="leave elapsed times out (byte-stable output)")
     c.add_argument("--cache", metavar="DIR", help="reuse the results of unchanged checks stored in DIR, store new ones")
@@ -350,7 +353,7 @@ def _check(args, stdout: IO[str], stderr: IO[str]) -> int:
                       semantics=_semantics(args), clean_exit="clean_exit" in args.check,
                       fail_fast=args.fail_fast, por=not args.no_por, symmetry=not args.no_symmetry,
                       store=args.store, require_coverage=args.require_coverage,
-                      state_digest=args.certificate is not None)
+                      state_digest=args.certificate is not None, engine=args.engine)
     jobs = args.jobs or os.cpu_count() or 1
     cache = None
     if args.cache:

@@ -27,6 +27,8 @@ from model.system import LocalStepLimit
 
 
 class Judge(Protocol):
+    # dead_ends_only: bool (optional) -- `expanded` judges only states with no step, so the
+    # compiled search (checker/native.py) calls it only for those
     def initial(self, state, events: tuple) -> bool: ...
     def step(self, src: int, state, step, dst: int) -> bool: ...
     def expanded(self, index: int, state, nsteps: int) -> bool: ...
@@ -133,7 +135,7 @@ class Exploration:
         return sum(a.itemsize * len(a) for a in (self.succ, self.order, self.count)) + len(self.final)
 
 
-def _rss_bytes() -> int:
+def rss_bytes() -> int:
     try:
         with open("/proc/self/statm") as f:
             return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
@@ -146,7 +148,8 @@ def _rss_bytes() -> int:
 def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None = None,
             deadline: float | None = None, max_memory: int | None = None,
             progress: Callable[[int, int, float], None] | None = None,
-            reduce: Callable | None = None, store: str = "exact", symmetry=None, watch=None) -> Exploration:
+            reduce: Callable | None = None, store: str = "exact", symmetry=None, watch=None,
+            engine: str = "auto") -> Exploration:
     """Explore every reachable state of `system` (BFS by default: first traces are shortest).
     `deadline` is a time.monotonic() value. `reduce(state, steps)` may name a stubborn subset
     of the enabled steps to follow instead of all (partial-order reduction); the cycle
@@ -158,7 +161,15 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
     predecessor leads to a state in this one's orbit" (checker/trace.py rebuilds concrete
     traces from that). `ex.executed` records the id() of every instruction some enabled step
     takes; with `watch` (instructions), only of those, and the search stops recording once
-    every one of them has been taken (coverage costs nothing after that)."""
+    every one of them has been taken (coverage costs nothing after that). `engine` "auto" runs
+    the search compiled (checker/native.py) where it applies, "python" always here; both give
+    the same Exploration."""
+    if engine == "auto":
+        from checker.native import explore_native, why_not
+
+        if why_not(system, reduce=reduce, symmetry=symmetry, store=store, judge=judge) is None:
+            return explore_native(system, judge, order=order, max_states=max_states, deadline=deadline,
+                                         max_memory=max_memory, progress=progress, watch=watch)
     start = time.monotonic()
     init, init_events = system.initial()
     if symmetry is not None:
@@ -183,7 +194,7 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
                      symmetry=symmetry)
     if judge.initial(init, init_events):
         ex.stop = Stop("fail_fast", "stopped at the first unexpected violation (--fail-fast)")
-        return _done(ex, start)
+        return finished(ex, start)
     # the frontier holds what the store needs to give a state back: its index (exact), or its
     # index and packed key (fingerprint: the store keeps neither the state nor the key)
     if visited.kind == "exact":
@@ -228,7 +239,7 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
                     break
             if expanded & 1023 == 0:
                 if max_memory is not None and expanded & 4095 == 0:
-                    rss = _rss_bytes()
+                    rss = rss_bytes()
                     ex.peak_bytes = max(ex.peak_bytes, rss)
                     if rss > max_memory:
                         ex.stop = Stop("memory", f"memory limit of {max_memory // 2**20} MiB reached")
@@ -305,10 +316,10 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
         ex.executed = watched - pending
     if reduce is not None:
         ex.extra["proviso_full"] = full
-    return _done(ex, start)
+    return finished(ex, start)
 
 
-def _done(ex: Exploration, start: float) -> Exploration:
+def finished(ex: Exploration, start: float) -> Exploration:
     ex.seconds = time.monotonic() - start
-    ex.peak_bytes = max(ex.peak_bytes, _rss_bytes())
+    ex.peak_bytes = max(ex.peak_bytes, rss_bytes())
     return ex

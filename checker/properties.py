@@ -194,6 +194,8 @@ class Monitor:
     monitor of their kind, each expanded state to those that judge states. Each property keeps
     its first finding."""
 
+    dead_ends_only = True  # `expanded` judges only states with no step (checker/native.py relies on it)
+
     def __init__(self, system, *, expected=(), clean_exit: bool = False, fail_fast: bool = False):
         self.system = system
         self.expected = set(expected)

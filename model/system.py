@@ -35,7 +35,9 @@ from model.errors import ModelError, Span
 from model.ghost import HOST, Marks, Overwrite, Reader  # noqa: F401  (Reader, HOST: names of the model)
 from model.hb import COMPLETE, Access, Clocks
 from model.semantics import DEFAULT, Semantics
+from model.vocabulary import COMPARISON
 
+BLOCKED = "blocked"  # System.transition: the read has no step
 BARRIER = -1  # the joint host_barrier step; the joint block_barrier step of rank r is block_barrier(r)
 LOCAL_STEP_LIMIT = 1_000_000
 LINE = 16  # int32 elements in a 64-byte cache line
@@ -508,6 +510,85 @@ class System:
         if not self.atomic_waits and idx == 0:
             return (_WAIT, positions[0], value, op[3], None)
         return _MAY_MOVE
+
+    @property
+    def tabulable(self) -> bool:
+        """Whether `transition` can describe steps of this program: no clocks (buffers), no
+        line-granular Sets and no lost-notification marks, whose steps carry more than the
+        signals and the process entries."""
+        return not self.clocks and not self.lines and not self.G
+
+    def transition(self, i: int, p, launch: int):
+        """The step of process i at entry p (not None), its rank at launch count `launch` (0
+        when the program keeps none), as plain data for an engine that takes steps without this
+        class (checker/native.py), for a `tabulable` program:
+          ("spin",)                                   never moves (a local loop forever)
+          ("joint", "host" | "block")                 moves only in a joint barrier step
+          ("read", pos, value, cmp, true, false)      TWAIT / TTEST reading element pos: entry
+                                                      `true` if `signal cmp value` holds, else
+                                                      `false` (BLOCKED: no step); cmp the
+                                                      comparison's pto-isa number
+          ("notify", pos, value, is_set, entry)       Set, or AtomicAdd (one that leaves int32
+                                                      is an overflow fault: ask `successors`)
+          ("reset", positions, init, entry)
+          ("launch", entry, starts)                   the host's next entry, its blocks' first
+          ("join", lo, hi, entry)                     once kernel slots lo..hi-1 have finished
+        or None: ask `successors` (the step has events, reads several elements at once, is a
+        fault, a choice, a data step). Entries are the entry objects states hold (None:
+        finished). Each is what `successors` gives for that process in any state."""
+        pc, idx, L = p
+        if idx < 0:
+            return ("spin",)
+        is_host = i < self.R
+        op = self._ops[is_host][pc]
+        k = op[0]
+        instr = self._instrs[is_host][pc]
+        if k in (_BARRIER, _BLOCK_BARRIER):
+            return ("joint", "host" if k == _BARRIER else "block")
+        if k == _LAUNCH:
+            launch_id = launch if self.track_launches else 0
+            starts = [self.start_of(self.R + i * self.B + b, launch_id) for b in range(self.B)]
+            if any(events for _, events in starts):
+                return None
+            return ("launch", self._shared((pc + 1, 0, L)), tuple(entry for entry, _ in starts))
+        ctx = (i, 0, 0) if is_host else (*divmod(i - self.R, self.B), launch - 1 if self.track_launches else 0)
+        if k == _JOIN:
+            entry, events = self._continue(i, pc, L, ctx)
+            base = self.R + i * self.B
+            return None if events else ("join", base, base + self.B, entry)
+        try:
+            if k == _NOTIFY:
+                rank, offs, value = self._operands(i, pc, op, L, ctx)
+                if not INT32_MIN <= value <= INT32_MAX:
+                    return None
+                pos = (self.rank_of(i) if rank is None else rank) * self.E + instr.view.signal.offset + offs[0]
+                entry, events = self._continue(i, pc, L, ctx)
+                return None if events else ("notify", pos, value, op[3], entry)
+            if k == _RESET:
+                positions, _ = self._own(i, pc, op, instr, L, ctx, "reset")
+                entry, events = self._continue(i, pc, L, ctx)
+                return None if events else ("reset", tuple(positions), op[2], entry)
+            if k not in (_WAIT, _TEST):
+                return None
+            positions, value = self._own(i, pc, op, instr, L, ctx, "TWAIT" if k == _WAIT else "TTEST")
+        except ModelError:
+            return None  # a fault
+        if not INT32_MIN <= value <= INT32_MAX or not positions or (self.atomic_waits and len(positions) > 1):
+            return None
+        cmp = COMPARISON[instr.cmp].pto_enum
+        if len(positions) > 1 and idx + 1 < len(positions):
+            true = self._shared((pc, idx + 1, L))
+        else:
+            true, events = self._continue(i, pc, L if k == _WAIT else L[:op[4]] + (1,) + L[op[4] + 1:], ctx)
+            if events:
+                return None
+        if k == _TEST:
+            false, events = self._continue(i, pc, L[:op[4]] + (0,) + L[op[4] + 1:], ctx)
+            if events:
+                return None
+        else:
+            false = BLOCKED if len(positions) == 1 or idx == 0 else self._shared((pc, 0, L))
+        return ("read", positions[idx] if len(positions) > 1 else positions[0], value, cmp, true, false)
 
     def _moved(self, state, i, instr, entry, sig, ghost, reads, writes, events) -> Step:
         """The step of process i to `entry` (what _finish builds, for a program without clocks)."""

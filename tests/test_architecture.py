@@ -34,8 +34,10 @@ def test_model_knows_nothing_of_the_checker():
 
 def test_explorer_knows_only_the_model_interface():
     deps = {m for m in imports(ROOT / "checker" / "explore.py") if m.startswith(("checker", "model"))}
-    # the model's interface, plain result data, and the visited-state store
-    assert deps <= {"model.system", "checker.result", "checker.store"}
+    # the model's interface, plain result data, the visited-state store and the compiled search
+    assert deps <= {"model.system", "checker.result", "checker.store", "checker.native"}
+    native = {m for m in imports(ROOT / "checker" / "native.py") if m.startswith(("checker", "model"))}
+    assert native <= {"model.system", "checker.result", "checker.explore"}  # the same interface
     store = {m for m in imports(ROOT / "checker" / "store.py") if m.startswith(("checker", "model"))}
     assert store <= {"model.system"}  # the store packs States and knows nothing else
 

@@ -96,6 +96,7 @@ def _library():
         "eng_array": ([ptr, i32], p32),
         "eng_final": ([ptr], ctypes.POINTER(ctypes.c_uint8)),
         "eng_used": ([ptr], ctypes.POINTER(ctypes.c_uint8)),
+        "eng_release": ([ptr], None),
         "eng_store_bytes": ([ptr], i64),
     }
     for name, (args, res) in sig.items():
@@ -291,6 +292,7 @@ def explore_native(system, judge, *, order: str = "bfs", max_states: int | None 
     ex.transitions = lib.eng_len(engine, 6)
     used = ctypes.string_at(lib.eng_used(engine), len(row_instr)) if row_instr else b""
     executed.update(id(row_instr[r]) for r, u in enumerate(used) if u)
+    lib.eng_release(engine)
     ex.executed = executed if watch is None else {id(i) for i in watch} & executed
     ex.extra["engine"] = "native"
     ex.extra["python_states"] = slow  # states expanded by System.successors

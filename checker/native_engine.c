@@ -25,12 +25,19 @@ typedef struct { int32_t i, e, l, row; } RowKey;
 
 typedef struct { int32_t *v; int64_t n, cap; } Vec;
 
+/* a hash set of fixed-width int32 rows, numbered 0, 1, 2, ... in the order they were added */
+typedef struct { int32_t w; int32_t *rows; int64_t n, cap; uint32_t *slots; int64_t nslots; } Table;
+
+/* The visited states are kept compressed, as SPIN's COLLAPSE does: the vector is cut into
+ * chunks of CHUNK words, each chunk is interned once in `chunks`, and a state is the row of
+ * its chunk ids in `states` (a step changes one or two chunks, so few distinct chunks exist). */
+#define CHUNK 8
+
 typedef struct {
-    int32_t P, S, T, R, B, W, dfs;
+    int32_t P, S, T, R, B, W, C, dfs;
     int64_t max_states;
-    /* store */
-    int32_t *states; int64_t n, cap;
-    uint32_t *slots; int64_t nslots;
+    Table states, chunks;
+    int32_t *key, *pad;
     /* rows */
     Row *rows; int64_t nrows, caprows;
     RowKey *rk; int64_t nrk;
@@ -66,66 +73,129 @@ static uint64_t hash_words(const int32_t *w, int n) {
     return h;
 }
 
-static int grow_slots(Engine *E) {
-    int64_t ns = E->nslots ? E->nslots * 2 : 1 << 12;
+static int tab_grow_slots(Table *t) {
+    int64_t ns = t->nslots ? t->nslots * 2 : 1 << 12;
     uint32_t *s = malloc((size_t)ns * sizeof(uint32_t));
     if (!s) return 0;
     memset(s, 0xff, (size_t)ns * sizeof(uint32_t));
-    for (int64_t k = 0; k < E->n; k++) {
-        uint64_t h = hash_words(E->states + k * E->W, E->W) & (uint64_t)(ns - 1);
+    for (int64_t k = 0; k < t->n; k++) {
+        uint64_t h = hash_words(t->rows + k * t->w, t->w) & (uint64_t)(ns - 1);
         while (s[h] != 0xffffffffu) h = (h + 1) & (uint64_t)(ns - 1);
         s[h] = (uint32_t)k;
     }
-    free(E->slots); E->slots = s; E->nslots = ns;
+    free(t->slots); t->slots = s; t->nslots = ns;
     return 1;
 }
 
-/* index of vec, or -1; *slot the free slot where it would go */
-static int64_t lookup(Engine *E, const int32_t *vec, uint64_t *slot) {
-    uint64_t mask = (uint64_t)(E->nslots - 1), h = hash_words(vec, E->W) & mask;
-    size_t bytes = (size_t)E->W * sizeof(int32_t);
-    while (E->slots[h] != 0xffffffffu) {
-        uint32_t k = E->slots[h];
-        if (memcmp(E->states + (int64_t)k * E->W, vec, bytes) == 0) return k;
+static int tab_init(Table *t, int32_t w) {
+    memset(t, 0, sizeof *t);
+    t->w = w;
+    return tab_grow_slots(t);
+}
+
+static void tab_free(Table *t) { free(t->rows); free(t->slots); }
+
+/* the number of row, or -1 (*slot: the free slot where it would go) */
+static int64_t tab_find(const Table *t, const int32_t *row, uint64_t *slot) {
+    uint64_t mask = (uint64_t)(t->nslots - 1), h = hash_words(row, t->w) & mask;
+    size_t bytes = (size_t)t->w * sizeof(int32_t);
+    while (t->slots[h] != 0xffffffffu) {
+        uint32_t k = t->slots[h];
+        if (memcmp(t->rows + (int64_t)k * t->w, row, bytes) == 0) return k;
         h = (h + 1) & mask;
     }
     *slot = h;
     return -1;
 }
 
-/* the index of vec, added if new (*isnew); -1 when out of memory */
-static int64_t add(Engine *E, const int32_t *vec, int *isnew) {
+/* the number of row, added if new (*isnew); -1 when out of memory */
+static int64_t tab_add(Table *t, const int32_t *row, int *isnew) {
     uint64_t slot;
-    int64_t k = lookup(E, vec, &slot);
+    int64_t k = tab_find(t, row, &slot);
     *isnew = 0;
     if (k >= 0) return k;
-    if (E->n >= 0xfffffffeLL) return -1;
-    if (E->n == E->cap) {
-        int64_t c = E->cap ? E->cap * 2 : 4096;
-        int32_t *st = realloc(E->states, (size_t)c * E->W * sizeof(int32_t));
+    if (t->n >= 0xfffffffeLL) return -1;
+    if (t->n == t->cap) {
+        int64_t c = t->cap ? t->cap * 2 : 4096;
+        int32_t *r = realloc(t->rows, (size_t)c * t->w * sizeof(int32_t));
+        if (!r) return -1;
+        t->rows = r; t->cap = c;
+    }
+    if ((t->n + 1) * 2 > t->nslots) {
+        if (!tab_grow_slots(t)) return -1;
+        tab_find(t, row, &slot);
+    }
+    memcpy(t->rows + t->n * t->w, row, (size_t)t->w * sizeof(int32_t));
+    t->slots[slot] = (uint32_t)t->n;
+    *isnew = 1;
+    return t->n++;
+}
+
+/* the chunk ids of vec into E->key (add: intern new chunks; else -1 if a chunk is unknown) */
+static int keyed(Engine *E, const int32_t *vec, int add) {
+    for (int32_t c = 0; c < E->C; c++) {
+        int32_t lo = c * CHUNK, len = E->W - lo < CHUNK ? E->W - lo : CHUNK;
+        const int32_t *row = vec + lo;
+        if (len < CHUNK) {
+            memset(E->pad, 0, CHUNK * sizeof(int32_t));
+            memcpy(E->pad, row, (size_t)len * sizeof(int32_t));
+            row = E->pad;
+        }
+        int64_t id;
+        if (add) {
+            int isnew;
+            id = tab_add(&E->chunks, row, &isnew);
+        } else {
+            uint64_t slot;
+            id = tab_find(&E->chunks, row, &slot);
+        }
+        if (id < 0) return 0;
+        E->key[c] = (int32_t)id;
+    }
+    return 1;
+}
+
+/* the index of state vec, or -1 */
+static int64_t lookup(Engine *E, const int32_t *vec) {
+    uint64_t slot;
+    return keyed(E, vec, 0) ? tab_find(&E->states, E->key, &slot) : -1;
+}
+
+/* the index of state vec, added if new (*isnew); -1 when out of memory */
+static int64_t add(Engine *E, const int32_t *vec, int *isnew) {
+    *isnew = 0;
+    if (!keyed(E, vec, 1)) return -1;
+    int64_t n = E->states.n, k = tab_add(&E->states, E->key, isnew);
+    if (k < 0 || !*isnew) return k;
+    if ((n & (n - 1)) == 0 || n < 2) {  /* done and final grow at powers of two */
+        int64_t c = n < 2 ? 2 : 2 * n;
         uint8_t *d = realloc(E->done, (size_t)c);
         if (d) E->done = d;
         uint8_t *f = realloc(E->final, (size_t)c);
         if (f) E->final = f;
-        if (!st || !d || !f) { if (st) E->states = st; return -1; }
-        E->states = st; E->cap = c;
+        if (!d || !f) return -1;
     }
-    if ((E->n + 1) * 2 > E->nslots) {
-        if (!grow_slots(E)) return -1;
-        lookup(E, vec, &slot);
+    E->done[k] = 0;
+    E->final[k] = 0;
+    return k;
+}
+
+static void decode(const Engine *E, int64_t index, int32_t *out) {
+    const int32_t *key = E->states.rows + index * E->C;
+    for (int32_t c = 0; c < E->C; c++) {
+        int32_t lo = c * CHUNK, len = E->W - lo < CHUNK ? E->W - lo : CHUNK;
+        memcpy(out + lo, E->chunks.rows + (int64_t)key[c] * CHUNK, (size_t)len * sizeof(int32_t));
     }
-    memcpy(E->states + E->n * E->W, vec, (size_t)E->W * sizeof(int32_t));
-    E->slots[slot] = (uint32_t)E->n;
-    E->done[E->n] = 0;
-    E->final[E->n] = 0;
-    *isnew = 1;
-    return E->n++;
 }
 
 Engine *eng_new(int32_t P, int32_t S, int32_t T, int32_t R, int32_t B, int32_t dfs, int64_t max_states) {
     Engine *E = calloc(1, sizeof(Engine));
     if (!E) return NULL;
     E->P = P; E->S = S; E->T = T; E->R = R; E->B = B; E->W = P + S + T;
+    E->C = (E->W + CHUNK - 1) / CHUNK;
+    E->key = malloc((size_t)(E->C + 1) * sizeof(int32_t));
+    E->pad = malloc(CHUNK * sizeof(int32_t));
+    if (!E->key || !E->pad || !tab_init(&E->states, E->C) || !tab_init(&E->chunks, CHUNK)) return NULL;
     E->dfs = dfs; E->max_states = max_states;
     E->cur = malloc((size_t)(E->W + 1) * sizeof(int32_t));
     E->tmp = malloc((size_t)(E->W + 1) * sizeof(int32_t));
@@ -133,7 +203,7 @@ Engine *eng_new(int32_t P, int32_t S, int32_t T, int32_t R, int32_t B, int32_t d
     E->rankof = malloc((size_t)(P + 1) * sizeof(int32_t));
     E->nrk = 1 << 10;
     E->rk = malloc((size_t)E->nrk * sizeof(RowKey));
-    if (!E->cur || !E->tmp || !E->rowidx || !E->rankof || !E->rk || !grow_slots(E)) return NULL;
+    if (!E->cur || !E->tmp || !E->rowidx || !E->rankof || !E->rk) return NULL;
     for (int64_t k = 0; k < E->nrk; k++) E->rk[k].row = -1;
     for (int32_t i = 0; i < P; i++) E->rankof[i] = i < R ? i : (i - R) / B;
     return E;
@@ -141,7 +211,7 @@ Engine *eng_new(int32_t P, int32_t S, int32_t T, int32_t R, int32_t B, int32_t d
 
 void eng_free(Engine *E) {
     if (!E) return;
-    free(E->states); free(E->slots); free(E->rows); free(E->rk); free(E->pool); free(E->used);
+    tab_free(&E->states); tab_free(&E->chunks); free(E->key); free(E->pad); free(E->rows); free(E->rk); free(E->pool); free(E->used);
     Vec *vs[] = {&E->parent, &E->label, &E->succ, &E->order, &E->count, &E->frontier, &E->mine};
     for (size_t k = 0; k < sizeof vs / sizeof vs[0]; k++) free(vs[k]->v);
     free(E->done); free(E->final); free(E->cur); free(E->tmp); free(E->rowidx); free(E->rankof);
@@ -225,9 +295,8 @@ static int holds(int32_t v, int32_t x, int32_t cmp) {
 static int64_t reach(Engine *E, int32_t s, const int32_t *vec, int32_t label, int *isnew) {
     int64_t t;
     *isnew = 0;
-    if (E->max_states >= 0 && E->n >= E->max_states) {
-        uint64_t slot;
-        t = lookup(E, vec, &slot);
+    if (E->max_states >= 0 && E->states.n >= E->max_states) {
+        t = lookup(E, vec);
         if (t < 0) return -2;
     } else {
         t = add(E, vec, isnew);
@@ -275,12 +344,11 @@ void eng_slow_end(Engine *E, int32_t s, int32_t nsteps, int32_t final) {
 }
 
 void eng_state(Engine *E, int64_t index, int32_t *out) {
-    memcpy(out, E->states + index * E->W, (size_t)E->W * sizeof(int32_t));
+    decode(E, index, out);
 }
 
 int64_t eng_find(Engine *E, const int32_t *vec) {
-    uint64_t slot;
-    return lookup(E, vec, &slot);
+    return lookup(E, vec);
 }
 
 /* Expand states until the frontier is empty (R_DONE) or something needs Python: info[0..2] =
@@ -297,7 +365,7 @@ int32_t eng_run(Engine *E, int64_t budget, int64_t *info) {
         if (E->head >= E->frontier.n) return R_DONE;
         if (budget-- <= 0) return R_BUDGET;
         int32_t s = E->dfs ? E->frontier.v[E->frontier.n - 1] : E->frontier.v[E->head];
-        memcpy(cur, E->states + (int64_t)s * W, bytes);
+        decode(E, s, cur);
         int slow = 0, final = 1;
         for (int32_t i = 0; i < P; i++) {
             int32_t e = cur[i];
@@ -387,7 +455,7 @@ int32_t eng_run(Engine *E, int64_t budget, int64_t *info) {
 /* sizes and arrays for the Exploration: which = 0 parent, 1 label, 2 succ, 3 order, 4 count */
 int64_t eng_len(Engine *E, int32_t which) {
     Vec *vs[] = {&E->parent, &E->label, &E->succ, &E->order, &E->count};
-    return which < 5 ? vs[which]->n : which == 5 ? E->n : which == 6 ? E->transitions : which == 7 ? E->nrows
+    return which < 5 ? vs[which]->n : which == 5 ? E->states.n : which == 6 ? E->transitions : which == 7 ? E->nrows
            : E->expanded;
 }
 
@@ -397,9 +465,19 @@ const int32_t *eng_array(Engine *E, int32_t which) {
 }
 
 const uint8_t *eng_final(Engine *E) { return E->final; }
+
+/* the search is over and its arrays copied out: free them (the store stays) */
+void eng_release(Engine *E) {
+    Vec *vs[] = {&E->parent, &E->label, &E->succ, &E->order, &E->count, &E->frontier, &E->mine};
+    for (size_t k = 0; k < sizeof vs / sizeof vs[0]; k++) { free(vs[k]->v); vs[k]->v = NULL; vs[k]->n = vs[k]->cap = 0; }
+    free(E->done); free(E->final); E->done = E->final = NULL;
+}
 const uint8_t *eng_used(Engine *E) { return E->used; }
 
-/* bytes of the stored states and their index */
+/* bytes of the stored states: their chunk ids, the chunks, and the index slots of both */
 int64_t eng_store_bytes(Engine *E) {
-    return E->n * E->W * (int64_t)sizeof(int32_t) + E->nslots * (int64_t)sizeof(uint32_t);
+    const Table *t[] = {&E->states, &E->chunks};
+    int64_t b = 0;
+    for (int k = 0; k < 2; k++) b += (t[k]->n * t[k]->w + t[k]->nslots) * (int64_t)sizeof(int32_t);
+    return b;
 }

@@ -10,7 +10,7 @@ import pytest
 
 from checker.cli import run
 
-BIG = """param N = 6;
+BIG = """param N = 7;
 ranks N;
 signal a[N];
 kernel {
@@ -44,7 +44,7 @@ def test_max_states_stops_exactly_at_the_limit(big):
 
 def test_max_states_above_the_state_count_is_a_full_run(tmp_path):
     p = tmp_path / "small.sig"
-    p.write_text(BIG.replace("N = 6", "N = 2"))
+    p.write_text(BIG.replace("N = 7", "N = 2"))
     assert sigproof("check", p, "--max-states", 17)[0] == 0  # exactly 17 states: complete
     assert sigproof("check", p, "--max-states", 16)[0] == 3
 

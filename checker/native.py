@@ -2,12 +2,13 @@
 table that the model fills in. Entry point: `explore_native`; `why_not(system, ...)` says why
 it does not apply (None when it does).
 
-The C loop stores states as int32 vectors ([entry id per process] [signals] [launch counts])
-in an exact store and takes the steps of the rows `System.transition` gives for (process,
+The C loop stores states as int32 vectors ([entry id per process] [signals] [launch counts]
+[lost-notification marks]) in an exact store and takes the steps of the rows `System.transition` gives for (process,
 entry, launch count): a read, a Set or AtomicAdd, a reset, a launch, a join. Rows are made
 when the loop first meets a process entry (a round trip to Python per row, not per state).
 A state with a step that no row describes (a fault, events, a choice, an enabled joint
-barrier, an AtomicAdd that overflows) is expanded here by `System.successors`, and its
+barrier, an AtomicAdd that overflows, a Set or reset that makes an Overwrite event) is
+expanded here by `System.successors`, and its
 successors go back to the loop. The bookkeeping is explore.py's, in the same order, so the
 two engines give the same graph state for state and the same findings
 (tests/checker/test_native.py compares them on every spec and on random protocols).
@@ -82,8 +83,11 @@ def _library():
     except OSError as e:
         return f"the compiled engine could not be loaded: {e}"
     i32, i64, ptr, p32 = ctypes.c_int32, ctypes.c_int64, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int32)
+    pu64 = ctypes.POINTER(ctypes.c_uint64)
     sig = {
-        "eng_new": ([i32, i32, i32, i32, i32, i32, i64], ptr),
+        "eng_new": ([i32, i32, i32, i32, i32, i32, i32, i64], ptr),
+        "eng_marks": ([ptr, p32, p32, p32, p32, pu64, i64, pu64], i32),
+        "eng_entries": ([ptr, i32, p32, p32], i32),
         "eng_free": ([ptr], None),
         "eng_add_row": ([ptr, i32, i32, i32, p32, p32, i32], i64),
         "eng_initial": ([ptr, p32], i64),
@@ -112,24 +116,59 @@ def why_not(system, *, reduce=None, symmetry=None, store: str = "exact", judge=N
     if store != "exact":
         return "the fingerprint store runs in Python"
     if not system.tabulable:
-        return "data statements, line-granular Sets or lost-notification marks run in Python"
+        return "data statements and line-granular Sets run in Python"
+    if system.G:
+        why = _marks_fit(system)
+        if why:
+            return why
     if judge is not None and not getattr(judge, "dead_ends_only", False):
         return "this judge reads every expanded state"
     lib = _library()
     return lib if isinstance(lib, str) else None
 
 
+_MARK_BITS = 31  # a mark is kept in a non-negative int32
+_RANK_SLOTS = 64  # a rank's ghost slots, as the bits of one uint64 per (process, pc)
+
+
+def _marks_fit(system) -> str | None:
+    """Why the lost-notification marks of this program do not fit the engine's vectors (None:
+    they do). A mark has a bit per reader: the host, then B per launch ahead of the rank's
+    current one, and a notification can be at most (most launches + 1) ahead."""
+    if any(hi - lo > _RANK_SLOTS for lo, hi in system.marks.ranges):
+        return f"more than {_RANK_SLOTS} lost-notification slots on one rank run in Python"
+    bounds = [system.analysis.launch_bound(r) for r in range(system.R)]
+    if any(b is None for b in bounds):
+        return "lost-notification marks with no bound on the launches run in Python"
+    if (max(bounds, default=0) + 2) * system.B >= _MARK_BITS:
+        return "lost-notification marks wider than 31 bits (launches x blocks) run in Python"
+    return None
+
+
 class _Codec:
-    """States <-> int32 vectors: an id per distinct process entry (0: finished), then the signals
-    and the launch counts as they are."""
+    """States <-> int32 vectors: an id per distinct process entry (0: finished), then the signals,
+    the launch counts and the lost-notification marks as they are."""
 
     def __init__(self, system):
         self.P, self.S = system.nprocs, system.R * system.E
         self.T = system.R if system.track_launches else 0
-        self.W = self.P + self.S + self.T
+        self.G = system.G
+        self.W = self.P + self.S + self.T + self.G
         self.ids: dict = {None: 0}
         self.entries: list = [None]
+        self.pushed = 0  # entries the engine knows (their pc and whether they read on)
         self.vec = ctypes.c_int32 * self.W
+
+    def sync(self, lib, engine) -> None:
+        """Tell the engine the pc of each entry id it has not seen (the marks read them)."""
+        new = self.entries[self.pushed:]
+        if not new:
+            return
+        pcs = [0 if e is None else e[0] for e in new]
+        live = [int(e is not None and e[1] >= 0) for e in new]
+        if lib.eng_entries(engine, len(new), (ctypes.c_int32 * len(new))(*pcs), (ctypes.c_int32 * len(new))(*live)) < 0:
+            raise MemoryError
+        self.pushed = len(self.entries)
 
     def id(self, entry) -> int:
         k = self.ids.get(entry)
@@ -143,12 +182,14 @@ class _Codec:
         out = [ids[p] if p in ids else self.id(p) for p in state.procs]
         out += state.signals
         out += state.launches
+        out += state.ghost
         return self.vec(*out)
 
     def decode(self, vec) -> State:
-        P, S = self.P, self.S
+        P, S, T = self.P, self.S, self.T
         entries = self.entries
-        return State(tuple(entries[k] for k in vec[:P]), tuple(vec[P:P + S]), (), tuple(vec[P + S:]), ())
+        return State(tuple(entries[k] for k in vec[:P]), tuple(vec[P:P + S]), tuple(vec[P + S + T:]),
+                     tuple(vec[P + S:P + S + T]), ())
 
 
 class NativeStore:
@@ -215,6 +256,27 @@ def _row(system, codec: _Codec, i: int, entry, launch: int):
     raise AssertionError(f"unknown transition {t!r}")
 
 
+def _give_marks(lib, engine, system) -> int:
+    """Hand the engine model/ghost.py's tables, each process's over its own rank's slots."""
+    R, B = system.R, system.B
+    slot_of = [-1] * (R * system.E)
+    for pos, g in system.ghost_slot.items():
+        slot_of[pos] = g
+    ranges = system.marks.ranges
+    offsets, masks, start = [], [], []
+    for k in range(system.nprocs):
+        r, b = (k, 0) if k < R else divmod(k - R, B)
+        lo, hi = ranges[r]
+        per_pc = [(m >> lo) & ((1 << (hi - lo)) - 1) for m in system.ghost_reads[(k < R, r, b)]]
+        offsets.append(len(masks))
+        masks += per_pc
+        start.append(per_pc[0] if k >= R and per_pc else 0)
+    i32, u64 = ctypes.c_int32, ctypes.c_uint64
+    return lib.eng_marks(engine, (i32 * len(slot_of))(*slot_of), (i32 * R)(*(lo for lo, _ in ranges)),
+                         (i32 * R)(*(hi for _, hi in ranges)), (i32 * len(offsets))(*offsets),
+                         (u64 * max(1, len(masks)))(*masks), len(masks), (u64 * len(start))(*start))
+
+
 def explore_native(system, judge, *, order: str = "bfs", max_states: int | None = None,
                    deadline: float | None = None, max_memory: int | None = None, progress=None,
                    watch=None) -> Exploration:
@@ -224,9 +286,9 @@ def explore_native(system, judge, *, order: str = "bfs", max_states: int | None 
     lib = _library()
     codec = _Codec(system)
     P, W = codec.P, codec.W
-    engine = lib.eng_new(P, codec.S, codec.T, system.R, system.B, int(order != "bfs"),
+    engine = lib.eng_new(P, codec.S, codec.T, codec.G, system.R, system.B, int(order != "bfs"),
                          -1 if max_states is None else max_states)
-    if not engine:
+    if not engine or (codec.G and _give_marks(lib, engine, system) < 0):
         raise MemoryError
     store = NativeStore(lib, engine, codec)
     init, init_events = system.initial()
@@ -243,6 +305,7 @@ def explore_native(system, judge, *, order: str = "bfs", max_states: int | None 
         stop = Stop("fail_fast", "stopped at the first unexpected violation (--fail-fast)")
     try:
         while stop is None:
+            codec.sync(lib, engine)
             code = lib.eng_run(engine, _BUDGET, info)
             if code == R_DONE:
                 break

@@ -4,10 +4,12 @@
  * no spec and runs no user text: every value it uses came from the table.
  *
  * A state vector is [entry id of each process (0: finished)] [every signal element]
- * [launch count of each rank, when the program keeps them]. A row of the table says what
+ * [launch count of each rank, when the program keeps them] [the lost-notification mark of
+ * each ghost slot (model/ghost.py), when the program has any]. A row of the table says what
  * process i at entry e (its rank at launch l) does, as a function of the signals; a state
  * whose step is not in the table (a row of kind K_PY, an AtomicAdd that leaves int32, a
- * joint barrier step that is enabled) goes back to Python (R_SLOW), which takes its steps
+ * joint barrier step that is enabled, a Set or reset that replaces a marked value: an
+ * Overwrite event) goes back to Python (R_SLOW), which takes its steps
  * with the Python engine and hands the successors back through eng_slow_add / eng_slow_end.
  * Bookkeeping (predecessor, label, successor lists, order) is exactly what checker/explore.py
  * keeps, in the same order, so the two engines give the same graph state for state. */
@@ -34,7 +36,7 @@ typedef struct { int32_t w; int32_t *rows; int64_t n, cap; uint32_t *slots; int6
 #define CHUNK 8
 
 typedef struct {
-    int32_t P, S, T, R, B, W, C, dfs;
+    int32_t P, S, T, G, R, B, W, C, dfs, EPR, GB;
     int64_t max_states;
     Table states, chunks;
     int32_t *key, *pad;
@@ -49,6 +51,13 @@ typedef struct {
     int64_t head, transitions, expanded;
     int32_t *cur, *tmp, *rowidx, *rankof;
     int nomem;
+    /* the ghost marks (G > 0): model/ghost.py's tables, over each rank's own slots */
+    int32_t *slot_of, *glo, *ghi, *mayoff;  /* per position its slot (-1: none); per rank its
+                                              slots lo..hi-1; per process its row in maypc */
+    uint64_t *maypc, *startmay;  /* per (process, pc): the rank's slots it may still read (bit
+                                    g - lo); per kernel process: the same at its first pc */
+    int32_t *epc; uint8_t *elive; int64_t nent, capent;  /* per entry id: pc, and 0 if it
+                                                            never reads (finished, spinning) */
 } Engine;
 
 static int vpush(Vec *a, int32_t x) {
@@ -188,10 +197,11 @@ static void decode(const Engine *E, int64_t index, int32_t *out) {
     }
 }
 
-Engine *eng_new(int32_t P, int32_t S, int32_t T, int32_t R, int32_t B, int32_t dfs, int64_t max_states) {
+Engine *eng_new(int32_t P, int32_t S, int32_t T, int32_t G, int32_t R, int32_t B, int32_t dfs, int64_t max_states) {
     Engine *E = calloc(1, sizeof(Engine));
     if (!E) return NULL;
-    E->P = P; E->S = S; E->T = T; E->R = R; E->B = B; E->W = P + S + T;
+    E->P = P; E->S = S; E->T = T; E->G = G; E->R = R; E->B = B; E->W = P + S + T + G;
+    E->GB = P + S + T; E->EPR = R > 0 ? S / R : 0;
     E->C = (E->W + CHUNK - 1) / CHUNK;
     E->key = malloc((size_t)(E->C + 1) * sizeof(int32_t));
     E->pad = malloc(CHUNK * sizeof(int32_t));
@@ -215,7 +225,80 @@ void eng_free(Engine *E) {
     Vec *vs[] = {&E->parent, &E->label, &E->succ, &E->order, &E->count, &E->frontier, &E->mine};
     for (size_t k = 0; k < sizeof vs / sizeof vs[0]; k++) free(vs[k]->v);
     free(E->done); free(E->final); free(E->cur); free(E->tmp); free(E->rowidx); free(E->rankof);
+    free(E->slot_of); free(E->glo); free(E->ghi); free(E->mayoff); free(E->maypc); free(E->startmay);
+    free(E->epc); free(E->elive);
     free(E);
+}
+
+/* the ghost tables (G > 0): slot_of[S], glo[R], ghi[R], mayoff[P], maypc[nmay], startmay[P] */
+int32_t eng_marks(Engine *E, const int32_t *slot_of, const int32_t *glo, const int32_t *ghi, const int32_t *mayoff,
+                  const uint64_t *maypc, int64_t nmay, const uint64_t *startmay) {
+    E->slot_of = malloc((size_t)(E->S + 1) * sizeof(int32_t));
+    E->glo = malloc((size_t)(E->R + 1) * sizeof(int32_t));
+    E->ghi = malloc((size_t)(E->R + 1) * sizeof(int32_t));
+    E->mayoff = malloc((size_t)(E->P + 1) * sizeof(int32_t));
+    E->maypc = malloc((size_t)(nmay + 1) * sizeof(uint64_t));
+    E->startmay = malloc((size_t)(E->P + 1) * sizeof(uint64_t));
+    if (!E->slot_of || !E->glo || !E->ghi || !E->mayoff || !E->maypc || !E->startmay) return -1;
+    memcpy(E->slot_of, slot_of, (size_t)E->S * sizeof(int32_t));
+    memcpy(E->glo, glo, (size_t)E->R * sizeof(int32_t));
+    memcpy(E->ghi, ghi, (size_t)E->R * sizeof(int32_t));
+    memcpy(E->mayoff, mayoff, (size_t)E->P * sizeof(int32_t));
+    memcpy(E->maypc, maypc, (size_t)nmay * sizeof(uint64_t));
+    memcpy(E->startmay, startmay, (size_t)E->P * sizeof(uint64_t));
+    return 0;
+}
+
+/* entry ids nent .. nent+n-1: their pc, and whether they may still read (not finished or spinning) */
+int32_t eng_entries(Engine *E, int32_t n, const int32_t *pc, const int32_t *live) {
+    if (E->nent + n > E->capent) {
+        int64_t c = E->capent ? E->capent : 256;
+        while (c < E->nent + n) c *= 2;
+        int32_t *p = realloc(E->epc, (size_t)c * sizeof(int32_t));
+        if (p) E->epc = p;
+        uint8_t *l = realloc(E->elive, (size_t)c);
+        if (l) E->elive = l;
+        if (!p || !l) return -1;
+        E->capent = c;
+    }
+    for (int32_t k = 0; k < n; k++) { E->epc[E->nent + k] = pc[k]; E->elive[E->nent + k] = (uint8_t)(live[k] != 0); }
+    E->nent += n;
+    return 0;
+}
+
+/* the rank's ghost slots process k (at entry id e) may still read: model/ghost.py's _may */
+static uint64_t may(const Engine *E, int32_t k, int32_t e) {
+    return e > 0 && E->elive[e] ? E->maypc[E->mayoff[k] + E->epc[e]] : 0;
+}
+
+/* process k's reader bit in a mark: 1 for a host, 1 << (1 + b) for block b */
+static uint32_t reader_bit(const Engine *E, int32_t k) {
+    return k < E->R ? 1u : 1u << (1 + (k - E->R) % E->B);
+}
+
+/* settle: process k (now at v[k]) drops its bit from the slots of its rank it can no longer read */
+static void settle(const Engine *E, int32_t *v, int32_t k) {
+    int32_t r = E->rankof[k], lo = E->glo[r], hi = E->ghi[r];
+    uint64_t m = may(E, k, v[k]);
+    uint32_t bit = reader_bit(E, k);
+    for (int32_t g = lo; g < hi; g++)
+        if (!((m >> (g - lo)) & 1)) v[E->GB + g] = (int32_t)((uint32_t)v[E->GB + g] & ~bit);
+}
+
+/* the readers on the rank of slot g that a notification by process i (states after the step: v)
+ * is for: model/ghost.py's _tokens */
+static uint32_t tokens(const Engine *E, const int32_t *v, int32_t i, int32_t g, int32_t pos) {
+    const int32_t R = E->R, B = E->B, L = E->P + E->S;
+    int32_t r = pos / E->EPR, j = g - E->glo[r];
+    int32_t writer = i < R ? v[L + i] : v[L + E->rankof[i]] - 1;
+    int32_t off = writer - (v[L + r] - 1);
+    uint32_t t = (uint32_t)((may(E, r, v[r]) >> j) & 1);
+    for (int32_t b = 0; b < B; b++) {
+        int32_t k = R + r * B + b;
+        if (off == 0 && ((may(E, k, v[k]) >> j) & 1)) t |= 1u << (1 + b);
+        else if (off > 0 && ((E->startmay[k] >> j) & 1)) t |= 1u << (1 + off * B + b);
+    }
+    return t;
 }
 
 static uint64_t rkhash(int32_t i, int32_t e, int32_t l) {
@@ -380,6 +463,14 @@ int32_t eng_run(Engine *E, int64_t budget, int64_t *info) {
             else if (w->kind == K_NOTIFY && !w->c) {
                 int64_t nv = (int64_t)cur[P + w->a] + w->b;
                 if (nv < INT32_MIN || nv > INT32_MAX) slow = 1;  /* the overflow fault: Python's */
+            } else if (E->G && w->kind == K_NOTIFY) {  /* a Set over a marked value: an Overwrite */
+                int32_t g = E->slot_of[w->a];
+                if (g >= 0 && cur[P + w->a] != w->b && cur[E->GB + g] != 0) slow = 1;
+            } else if (E->G && w->kind == K_RESET) {  /* likewise a reset */
+                for (int32_t k = 0; k < w->b && !slow; k++) {
+                    int32_t pos = E->pool[w->a + k], g = E->slot_of[pos];
+                    if (g >= 0 && cur[P + pos] != w->c && cur[E->GB + g] != 0) slow = 1;
+                }
             }
         }
         if (!slow && R > 0) { /* every host at a host barrier: the joint step is Python's */
@@ -411,23 +502,42 @@ int32_t eng_run(Engine *E, int64_t budget, int64_t *info) {
                 if (nxt == BLOCKED) continue;
                 memcpy(tmp, cur, bytes);
                 tmp[i] = nxt;
+                if (E->G) {  /* the read: i has seen the notification in its own rank's slot */
+                    int32_t g = E->slot_of[w->a];
+                    if (g >= 0 && w->a / E->EPR == E->rankof[i])
+                        tmp[E->GB + g] = (int32_t)((uint32_t)tmp[E->GB + g] & ~reader_bit(E, i));
+                    settle(E, tmp, i);
+                }
                 break;
             }
             case K_NOTIFY:
                 memcpy(tmp, cur, bytes);
                 tmp[P + w->a] = w->c ? w->b : cur[P + w->a] + w->b;
                 tmp[i] = w->d;
+                if (E->G) {  /* the readers it is for join the slot's mark (no Overwrite: see above) */
+                    int32_t g = E->slot_of[w->a];
+                    if (g >= 0) tmp[E->GB + g] = (int32_t)((uint32_t)tmp[E->GB + g] | tokens(E, tmp, i, g, w->a));
+                    settle(E, tmp, i);
+                }
                 break;
             case K_RESET:
                 memcpy(tmp, cur, bytes);
                 for (int32_t k = 0; k < w->b; k++) tmp[P + E->pool[w->a + k]] = w->c;
                 tmp[i] = w->d;
+                if (E->G) settle(E, tmp, i);
                 break;
             case K_LAUNCH:
                 memcpy(tmp, cur, bytes);
                 tmp[i] = w->d;
                 for (int32_t b = 0; b < B; b++) tmp[R + w->f * B + b] = E->pool[w->a + b];
                 if (E->T) tmp[P + S + w->f] += 1;
+                if (E->G) {  /* the marks for the launch now running: model/ghost.py's launched */
+                    for (int32_t g = E->glo[w->f]; g < E->ghi[w->f]; g++) {
+                        uint32_t m = (uint32_t)tmp[E->GB + g];
+                        tmp[E->GB + g] = (int32_t)((m & 1u) | ((m >> (1 + B)) << 1));
+                    }
+                    for (int32_t b = 0; b < B; b++) settle(E, tmp, R + w->f * B + b);
+                }
                 break;
             case K_JOIN: {
                 int busy = 0;
@@ -435,6 +545,7 @@ int32_t eng_run(Engine *E, int64_t budget, int64_t *info) {
                 if (busy) continue;
                 memcpy(tmp, cur, bytes);
                 tmp[i] = w->d;
+                if (E->G) settle(E, tmp, i);
                 break;
             }
             default:

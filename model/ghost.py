@@ -63,11 +63,11 @@ class Marks:
         self.positions = tuple(positions)
         self.G = len(positions)
         self.slot = {p: g for g, p in enumerate(positions)}  # element position -> ghost slot
-        self._grange = []
+        self.ranges = []  # per rank, (lo, hi): its ghost slots are lo..hi-1 (slots are in position order)
         for r in range(self.R):
             lo = bisect.bisect_left(positions, r * self.E)
             hi = bisect.bisect_left(positions, (r + 1) * self.E)
-            self._grange.append((lo, hi))
+            self.ranges.append((lo, hi))
         self.reads: dict = {}  # (is_host, rank, block) -> per pc, the ghost slots the process may still read
         if self.G:
             for kind, r, b in analysis.contexts():
@@ -131,7 +131,7 @@ class Marks:
             key = (i, procs[i])
             gone = drops.get(key)
             if gone is None:  # the ghost slots of its rank that process i can no longer read
-                lo, hi = self._grange[i if i < self.R else (i - self.R) // self.B]
+                lo, hi = self.ranges[i if i < self.R else (i - self.R) // self.B]
                 may = self._may(i, procs[i])
                 gone = drops[key] = (self._bit(i), tuple(g for g in range(lo, hi) if not (may >> g) & 1))
             bit = gone[0]
@@ -143,7 +143,7 @@ class Marks:
     def launched(self, ghost: tuple, procs_after: tuple, r: int) -> tuple:
         """The marks after host r started its next launch: the notifications meant for that
         launch now wait in its running blocks."""
-        lo, hi = self._grange[r]
+        lo, hi = self.ranges[r]
         if hi <= lo:
             return ghost
         ghost = ghost[:lo] + tuple((e & 1) | ((e >> (1 + self.B)) << 1) for e in ghost[lo:hi]) + ghost[hi:]

@@ -513,10 +513,12 @@ class System:
 
     @property
     def tabulable(self) -> bool:
-        """Whether `transition` can describe steps of this program: no clocks (buffers), no
-        line-granular Sets and no lost-notification marks, whose steps carry more than the
-        signals and the process entries."""
-        return not self.clocks and not self.lines and not self.G
+        """Whether `transition` can describe steps of this program: no clocks (buffers) and no
+        line-granular Sets, whose steps carry more than the signals and the process entries.
+        The lost-notification marks (G > 0) are the engine's to keep, by model/ghost.py's
+        rules (`ghost_reads`, `marks.ranges`); a step that makes an Overwrite event is not
+        one it may take (ask `successors`)."""
+        return not self.clocks and not self.lines
 
     def transition(self, i: int, p, launch: int):
         """The step of process i at entry p (not None), its rank at launch count `launch` (0
@@ -529,8 +531,11 @@ class System:
                                                       `false` (BLOCKED: no step); cmp the
                                                       comparison's pto-isa number
           ("notify", pos, value, is_set, entry)       Set, or AtomicAdd (one that leaves int32
-                                                      is an overflow fault: ask `successors`)
-          ("reset", positions, init, entry)
+                                                      is an overflow fault: ask `successors`;
+                                                      so is a Set that changes a value whose
+                                                      ghost slot holds a mark: an Overwrite)
+          ("reset", positions, init, entry)           (likewise a reset that changes a marked
+                                                      value)
           ("launch", entry, starts)                   the host's next entry, its blocks' first
           ("join", lo, hi, entry)                     once kernel slots lo..hi-1 have finished
         or None: ask `successors` (the step has events, reads several elements at once, is a

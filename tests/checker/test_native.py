@@ -79,6 +79,9 @@ def test_the_shipped_specs_include_the_compiled_kinds():
         system = p.values[0]
         kinds |= {type(x).__name__ for code in (system.program.host, system.program.kernel) for x in code.instrs}
     assert {"Notify", "Wait", "Test", "Launch", "Join", "HostBarrier", "Assert"} <= kinds, kinds
+    marked = [p.values[0] for p in SHIPPED if p.values[0].G]
+    assert len(marked) >= 40  # lost-notification marks, with several launches and several blocks
+    assert any(s.B > 1 for s in marked) and any(s.analysis.launch_bound(0) > 1 for s in marked)
 
 
 @pytest.mark.parametrize("system", SHIPPED)
@@ -131,11 +134,95 @@ def test_random_launching_specs_same_graph(text):
 
 
 def test_random_specs_reach_the_compiled_search():
-    """The generators give protocols the compiled search takes (not all fall back)."""
+    """The generators give protocols the compiled search takes (not all fall back), with
+    lost-notification marks, and with marks over several launches."""
     from hypothesis import find
+
+    def marked(text: str, launches: int = 1) -> bool:
+        system = System(compile_text(text))
+        return (bool(system.G) and native.why_not(system) is None
+                and max(system.analysis.launch_bound(r) for r in range(system.R)) >= launches)
 
     find(specs(), lambda t: native.why_not(System(compile_text(t))) is None)
     find(rooted_specs(), lambda t: native.why_not(System(compile_text(t))) is None)
+    find(specs(), marked)
+    find(rooted_specs(), lambda t: marked(t, launches=2))
+
+
+AHEAD = """
+protocol ahead; ranks 2; blocks 2; signal f[2];
+host { launch; launch; launch; }
+kernel {
+    int peer = (rank + 1) % nranks;
+    TNOTIFY(f[block] @ peer, 1, AtomicAdd);
+    TWAIT(f[block], launch_id + 1, GE);
+    if (launch_id == 1) { TNOTIFY(f[block], 1, Set); }
+}
+"""
+
+
+def test_marks_for_a_launch_not_yet_started():
+    """A notification from a rank a launch ahead is marked for the blocks of the reader's next
+    launch (bits past 1 + B), moves down when that launch starts, and a Set then loses it."""
+    system = System(compile_text(AHEAD))
+    assert system.G and system.B == 2 and native.why_not(system) is None
+    same_search(system)
+    same_search(system, order="dfs")
+    (py, mpy), _ = _runs(system)
+    assert any(g >> (1 + system.B) for s in py.each_state() for g in s.ghost)
+    assert {"lost_notification", "deadlock"} <= mpy.found.keys()
+
+
+# A host that reads a marked element and then, after its join (HOST_READ) or after a reset
+# (HOST_RESET), takes the path without that read; blocks whose first entry of the second
+# launch skips the read that the first pc may still make (FIRST_LAUNCH). Each drops marks that
+# only a settle after that step drops.
+HOST_READ = """
+protocol hostread; ranks 2; signal h[1];
+host {
+    for (int k = 0; k < 2; k++) {
+        launch;
+        if (k == 0) { TWAIT(h[0], 1, EQ); }
+    }
+}
+kernel {
+    int peer = (rank + 1) % nranks;
+    TNOTIFY(h[0] @ peer, 1, Set);
+}
+"""
+HOST_RESET = HOST_READ.replace("signal h[1];", "signal h[1]; signal t[1];").replace(
+    "launch;\n        if", "launch;\n        reset t;\n        if")
+FIRST_LAUNCH = """
+protocol firstlaunch; ranks 2; signal s[1];
+host { launch; launch; }
+kernel {
+    int peer = (rank + 1) % nranks;
+    if (launch_id == 0) {
+        TNOTIFY(s[0] @ peer, 1, Set);
+        TWAIT(s[0], 1, EQ);
+    } else {
+        TNOTIFY(s[0] @ peer, 1, Set);
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("text", [HOST_READ, HOST_RESET, FIRST_LAUNCH], ids=["host-read", "host-reset", "first-launch"])
+def test_marks_dropped_after_joins_resets_and_launches(text):
+    system = System(compile_text(text))
+    assert system.G and native.why_not(system) is None
+    assert "reset t;" in text or text is not HOST_RESET
+    same_search(system)
+    same_search(system, order="dfs")
+
+
+def test_marks_too_wide_for_the_vector_run_in_python():
+    text = AHEAD.replace("blocks 2", "blocks 8").replace("signal f[2]", "signal f[8]")
+    system = System(compile_text(text))
+    why = native.why_not(system)
+    assert why is not None and "31 bits" in why
+    ex = explore(system, Monitor(system), max_states=2_000)
+    assert "engine" not in ex.extra
 
 
 def test_a_spinning_poller_beside_a_choice_and_a_failing_assert():

@@ -85,7 +85,7 @@ def _library():
     i32, i64, ptr, p32 = ctypes.c_int32, ctypes.c_int64, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int32)
     pu64 = ctypes.POINTER(ctypes.c_uint64)
     sig = {
-        "eng_new": ([i32, i32, i32, i32, i32, i32, i32, i64], ptr),
+        "eng_new": ([i32, i32, i32, i32, i32, i32, i32, i64, p32, i32], ptr),
         "eng_marks": ([ptr, p32, p32, p32, p32, pu64, i64, pu64], i32),
         "eng_entries": ([ptr, i32, p32, p32], i32),
         "eng_free": ([ptr], None),
@@ -127,6 +127,7 @@ def why_not(system, *, reduce=None, symmetry=None, store: str = "exact", judge=N
     return lib if isinstance(lib, str) else None
 
 
+_CHUNK = 8  # words per chunk of the C store (CHUNK in native_engine.c)
 _MARK_BITS = 31  # a mark is kept in a non-negative int32
 _RANK_SLOTS = 64  # a rank's ghost slots, as the bits of one uint64 per (process, pc)
 
@@ -256,6 +257,22 @@ def _row(system, codec: _Codec, i: int, entry, launch: int):
     raise AssertionError(f"unknown transition {t!r}")
 
 
+def _store_order(system, codec: _Codec) -> list[int]:
+    """The order the C store keeps a state's words in: rank by rank (its host's and blocks'
+    entries, its signals, its launch count, its marks), padded with zeros (-1) to whole chunks.
+    A step touches one or two ranks, so it changes few chunks and few subtrees of the store's
+    tree (native_engine.c), which then stay shared between states."""
+    P, S, T, R, B, E = codec.P, codec.S, codec.T, system.R, system.B, system.E
+    ranges = system.marks.ranges if codec.G else [(0, 0)] * R
+    order = []
+    for r in range(R):
+        order += [r] + list(range(R + r * B, R + (r + 1) * B)) + list(range(P + r * E, P + (r + 1) * E))
+        order += [P + S + r] if T else []
+        order += list(range(P + S + T + ranges[r][0], P + S + T + ranges[r][1]))
+    assert sorted(order) == list(range(codec.W))
+    return order + [-1] * (-len(order) % _CHUNK or (0 if order else _CHUNK))
+
+
 def _give_marks(lib, engine, system) -> int:
     """Hand the engine model/ghost.py's tables, each process's over its own rank's slots."""
     R, B = system.R, system.B
@@ -286,8 +303,9 @@ def explore_native(system, judge, *, order: str = "bfs", max_states: int | None 
     lib = _library()
     codec = _Codec(system)
     P, W = codec.P, codec.W
+    perm = _store_order(system, codec)
     engine = lib.eng_new(P, codec.S, codec.T, codec.G, system.R, system.B, int(order != "bfs"),
-                         -1 if max_states is None else max_states)
+                         -1 if max_states is None else max_states, (ctypes.c_int32 * len(perm))(*perm), len(perm))
     if not engine or (codec.G and _give_marks(lib, engine, system) < 0):
         raise MemoryError
     store = NativeStore(lib, engine, codec)

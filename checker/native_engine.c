@@ -30,16 +30,23 @@ typedef struct { int32_t *v; int64_t n, cap; } Vec;
 /* a hash set of fixed-width int32 rows, numbered 0, 1, 2, ... in the order they were added */
 typedef struct { int32_t w; int32_t *rows; int64_t n, cap; uint32_t *slots; int64_t nslots; } Table;
 
-/* The visited states are kept compressed, as SPIN's COLLAPSE does: the vector is cut into
- * chunks of CHUNK words, each chunk is interned once in `chunks`, and a state is the row of
- * its chunk ids in `states` (a step changes one or two chunks, so few distinct chunks exist). */
+/* The visited states are kept compressed: the vector is cut into chunks of CHUNK words, each
+ * chunk interned once in `chunks` (SPIN's COLLAPSE idea); the chunk ids are the leaves of a
+ * fixed balanced binary tree whose inner nodes are pairs of ids interned once in `nodes`, and
+ * a state is its root pair, row `index` of `states` (LTSmin's tree compression). A step
+ * changes one to three chunks, so a successor shares most of its tree with its parent, and a
+ * new state costs about one pair. Decoding walks the tree down: the vector comes back bit for
+ * bit. */
 #define CHUNK 8
 
 typedef struct {
-    int32_t P, S, T, G, R, B, W, C, dfs, EPR, GB;
+    int32_t P, S, T, G, R, B, W, WP, C, NI, dfs, EPR, GB;
     int64_t max_states;
-    Table states, chunks;
-    int32_t *key, *pad;
+    Table states, chunks, nodes;
+    int32_t *key, *perm, *pv, *pcur;  /* the store's order: word j is vector word perm[j] (-1: a
+                                         zero), WP words, a multiple of CHUNK; pv, pcur: buffers */
+    int32_t *lref, *rref;  /* per inner node (post-order, the root last): its children's references */
+    int32_t *leaf, *node, *cleaf, *cnode;  /* ids of the tree being keyed; of E->cur's tree */
     /* rows */
     Row *rows; int64_t nrows, caprows;
     RowKey *rk; int64_t nrk;
@@ -140,40 +147,63 @@ static int64_t tab_add(Table *t, const int32_t *row, int *isnew) {
     return t->n++;
 }
 
-/* the chunk ids of vec into E->key (add: intern new chunks; else -1 if a chunk is unknown) */
-static int keyed(Engine *E, const int32_t *vec, int add) {
-    for (int32_t c = 0; c < E->C; c++) {
-        int32_t lo = c * CHUNK, len = E->W - lo < CHUNK ? E->W - lo : CHUNK;
-        const int32_t *row = vec + lo;
-        if (len < CHUNK) {
-            memset(E->pad, 0, CHUNK * sizeof(int32_t));
-            memcpy(E->pad, row, (size_t)len * sizeof(int32_t));
-            row = E->pad;
-        }
-        int64_t id;
-        if (add) {
-            int isnew;
-            id = tab_add(&E->chunks, row, &isnew);
-        } else {
-            uint64_t slot;
-            id = tab_find(&E->chunks, row, &slot);
-        }
-        if (id < 0) return 0;
-        E->key[c] = (int32_t)id;
+static int64_t intern(Table *t, const int32_t *row, int add) {
+    if (add) {
+        int isnew;
+        return tab_add(t, row, &isnew);
     }
+    uint64_t slot;
+    return tab_find(t, row, &slot);
+}
+
+/* the id a tree reference stands for: an inner node's (ref >= 0) or a leaf's (-1 - chunk) */
+static int32_t ref_id(const int32_t *leaf, const int32_t *node, int32_t ref) {
+    return ref >= 0 ? node[ref] : leaf[-1 - ref];
+}
+
+/* the tree of vec: its leaf (chunk) and inner ids into E->leaf / E->node, its root pair into
+ * E->key. add: intern what is new; else 0 if a chunk or node is unknown. cached: vec is a
+ * successor of E->cur, whose ids are E->cleaf / E->cnode; the chunks and subtrees vec shares
+ * with it keep their ids without a lookup. */
+static int keyed(Engine *E, const int32_t *vec, int add, int cached) {
+    int32_t *leaf = E->leaf, *node = E->node, *pv = E->pv;
+    for (int32_t j = 0; j < E->WP; j++) pv[j] = E->perm[j] >= 0 ? vec[E->perm[j]] : 0;
+    for (int32_t c = 0; c < E->C; c++) {
+        const int32_t *row = pv + c * CHUNK;
+        if (cached && memcmp(row, E->pcur + c * CHUNK, CHUNK * sizeof(int32_t)) == 0) {
+            leaf[c] = E->cleaf[c];
+            continue;
+        }
+        int64_t id = intern(&E->chunks, row, add);
+        if (id < 0) return 0;
+        leaf[c] = (int32_t)id;
+    }
+    for (int32_t k = 0; k + 1 < E->NI; k++) {
+        int32_t pair[2] = {ref_id(leaf, node, E->lref[k]), ref_id(leaf, node, E->rref[k])};
+        if (cached && pair[0] == ref_id(E->cleaf, E->cnode, E->lref[k])
+            && pair[1] == ref_id(E->cleaf, E->cnode, E->rref[k])) {
+            node[k] = E->cnode[k];
+            continue;
+        }
+        int64_t id = intern(&E->nodes, pair, add);
+        if (id < 0) return 0;
+        node[k] = (int32_t)id;
+    }
+    E->key[0] = ref_id(leaf, node, E->lref[E->NI - 1]);
+    E->key[1] = ref_id(leaf, node, E->rref[E->NI - 1]);
     return 1;
 }
 
 /* the index of state vec, or -1 */
 static int64_t lookup(Engine *E, const int32_t *vec) {
     uint64_t slot;
-    return keyed(E, vec, 0) ? tab_find(&E->states, E->key, &slot) : -1;
+    return keyed(E, vec, 0, 0) ? tab_find(&E->states, E->key, &slot) : -1;
 }
 
 /* the index of state vec, added if new (*isnew); -1 when out of memory */
-static int64_t add(Engine *E, const int32_t *vec, int *isnew) {
+static int64_t add(Engine *E, const int32_t *vec, int *isnew, int cached) {
     *isnew = 0;
-    if (!keyed(E, vec, 1)) return -1;
+    if (!keyed(E, vec, 1, cached)) return -1;
     int64_t n = E->states.n, k = tab_add(&E->states, E->key, isnew);
     if (k < 0 || !*isnew) return k;
     if ((n & (n - 1)) == 0 || n < 2) {  /* done and final grow at powers of two */
@@ -189,23 +219,60 @@ static int64_t add(Engine *E, const int32_t *vec, int *isnew) {
     return k;
 }
 
-static void decode(const Engine *E, int64_t index, int32_t *out) {
-    const int32_t *key = E->states.rows + index * E->C;
-    for (int32_t c = 0; c < E->C; c++) {
-        int32_t lo = c * CHUNK, len = E->W - lo < CHUNK ? E->W - lo : CHUNK;
-        memcpy(out + lo, E->chunks.rows + (int64_t)key[c] * CHUNK, (size_t)len * sizeof(int32_t));
+/* the vector of state `index` into out (in the store's order into pv), its leaf and inner ids
+ * into leaf / node */
+static void decode(const Engine *E, int64_t index, int32_t *out, int32_t *pv, int32_t *leaf, int32_t *node) {
+    for (int32_t k = E->NI - 1; k >= 0; k--) {  /* parents before children (post-order, reversed) */
+        const int32_t *pair = k == E->NI - 1 ? E->states.rows + index * 2 : E->nodes.rows + (int64_t)node[k] * 2;
+        int32_t refs[2] = {E->lref[k], E->rref[k]};
+        for (int h = 0; h < 2; h++) {
+            if (refs[h] >= 0) node[refs[h]] = pair[h];
+            else leaf[-1 - refs[h]] = pair[h];
+        }
     }
+    for (int32_t c = 0; c < E->C; c++)
+        memcpy(pv + c * CHUNK, E->chunks.rows + (int64_t)leaf[c] * CHUNK, CHUNK * sizeof(int32_t));
+    for (int32_t j = 0; j < E->WP; j++)
+        if (E->perm[j] >= 0) out[E->perm[j]] = pv[j];
 }
 
-Engine *eng_new(int32_t P, int32_t S, int32_t T, int32_t G, int32_t R, int32_t B, int32_t dfs, int64_t max_states) {
+/* the tree over chunks lo..hi-1: inner nodes numbered in post-order; the reference of its top */
+static int32_t build(Engine *E, int32_t lo, int32_t hi, int32_t *next) {
+    if (hi - lo == 1) return -1 - lo;
+    int32_t mid = lo + (hi - lo) / 2;
+    int32_t l = build(E, lo, mid, next), r = build(E, mid, hi, next);
+    E->lref[*next] = l; E->rref[*next] = r;
+    return (*next)++;
+}
+
+Engine *eng_new(int32_t P, int32_t S, int32_t T, int32_t G, int32_t R, int32_t B, int32_t dfs, int64_t max_states,
+                const int32_t *perm, int32_t wp) {
     Engine *E = calloc(1, sizeof(Engine));
     if (!E) return NULL;
     E->P = P; E->S = S; E->T = T; E->G = G; E->R = R; E->B = B; E->W = P + S + T + G;
     E->GB = P + S + T; E->EPR = R > 0 ? S / R : 0;
-    E->C = (E->W + CHUNK - 1) / CHUNK;
-    E->key = malloc((size_t)(E->C + 1) * sizeof(int32_t));
-    E->pad = malloc(CHUNK * sizeof(int32_t));
-    if (!E->key || !E->pad || !tab_init(&E->states, E->C) || !tab_init(&E->chunks, CHUNK)) return NULL;
+    E->WP = wp; E->C = wp / CHUNK;
+    E->NI = E->C > 1 ? E->C - 1 : 1;
+    E->key = malloc(2 * sizeof(int32_t));
+    E->perm = malloc((size_t)wp * sizeof(int32_t));
+    E->pv = malloc((size_t)wp * sizeof(int32_t));
+    E->pcur = malloc((size_t)wp * sizeof(int32_t));
+    if (!E->perm || !E->pv || !E->pcur || wp % CHUNK || wp < CHUNK) return NULL;
+    memcpy(E->perm, perm, (size_t)wp * sizeof(int32_t));
+    E->lref = malloc((size_t)E->NI * sizeof(int32_t));
+    E->rref = malloc((size_t)E->NI * sizeof(int32_t));
+    E->leaf = malloc((size_t)E->C * sizeof(int32_t));
+    E->cleaf = malloc((size_t)E->C * sizeof(int32_t));
+    E->node = malloc((size_t)E->NI * sizeof(int32_t));
+    E->cnode = malloc((size_t)E->NI * sizeof(int32_t));
+    if (!E->key || !E->lref || !E->rref || !E->leaf || !E->cleaf || !E->node || !E->cnode
+        || !tab_init(&E->states, 2) || !tab_init(&E->chunks, CHUNK) || !tab_init(&E->nodes, 2)) return NULL;
+    if (E->C > 1) {
+        int32_t next = 0;
+        build(E, 0, E->C, &next);
+    } else {  /* one chunk: the root pairs it with itself */
+        E->lref[0] = E->rref[0] = -1;
+    }
     E->dfs = dfs; E->max_states = max_states;
     E->cur = malloc((size_t)(E->W + 1) * sizeof(int32_t));
     E->tmp = malloc((size_t)(E->W + 1) * sizeof(int32_t));
@@ -221,7 +288,8 @@ Engine *eng_new(int32_t P, int32_t S, int32_t T, int32_t G, int32_t R, int32_t B
 
 void eng_free(Engine *E) {
     if (!E) return;
-    tab_free(&E->states); tab_free(&E->chunks); free(E->key); free(E->pad); free(E->rows); free(E->rk); free(E->pool); free(E->used);
+    tab_free(&E->states); tab_free(&E->chunks); tab_free(&E->nodes); free(E->key); free(E->perm); free(E->pv); free(E->pcur);
+    free(E->lref); free(E->rref); free(E->leaf); free(E->node); free(E->cleaf); free(E->cnode); free(E->rows); free(E->rk); free(E->pool); free(E->used);
     Vec *vs[] = {&E->parent, &E->label, &E->succ, &E->order, &E->count, &E->frontier, &E->mine};
     for (size_t k = 0; k < sizeof vs / sizeof vs[0]; k++) free(vs[k]->v);
     free(E->done); free(E->final); free(E->cur); free(E->tmp); free(E->rowidx); free(E->rankof);
@@ -375,14 +443,14 @@ static int holds(int32_t v, int32_t x, int32_t cmp) {
 }
 
 /* a new state found from s by the step `label`: stored, linked and queued, or found again */
-static int64_t reach(Engine *E, int32_t s, const int32_t *vec, int32_t label, int *isnew) {
+static int64_t reach(Engine *E, int32_t s, const int32_t *vec, int32_t label, int *isnew, int cached) {
     int64_t t;
     *isnew = 0;
     if (E->max_states >= 0 && E->states.n >= E->max_states) {
         t = lookup(E, vec);
         if (t < 0) return -2;
     } else {
-        t = add(E, vec, isnew);
+        t = add(E, vec, isnew, cached);
         if (t < 0) { E->nomem = 1; return -1; }
         if (*isnew && !(vpush(&E->parent, s) && vpush(&E->label, label) && vpush(&E->frontier, (int32_t)t))) {
             E->nomem = 1;
@@ -401,7 +469,7 @@ static int64_t reach(Engine *E, int32_t s, const int32_t *vec, int32_t label, in
 /* the initial state: index 0 */
 int64_t eng_initial(Engine *E, const int32_t *vec) {
     int isnew;
-    int64_t t = add(E, vec, &isnew);
+    int64_t t = add(E, vec, &isnew, 0);
     if (t < 0 || !vpush(&E->parent, -1) || !vpush(&E->label, 0) || !vpush(&E->frontier, 0)) return -1;
     return t;
 }
@@ -417,7 +485,7 @@ static void expanded(Engine *E, int32_t s, int nsteps, int final) {
 /* a successor of the state s that Python expanded (R_SLOW): its index, -2 past max_states */
 int64_t eng_slow_add(Engine *E, int32_t s, const int32_t *vec, int32_t label, int32_t *isnew) {
     int nw;
-    int64_t t = reach(E, s, vec, label, &nw);
+    int64_t t = reach(E, s, vec, label, &nw, 0);
     *isnew = nw;
     return t;
 }
@@ -427,7 +495,7 @@ void eng_slow_end(Engine *E, int32_t s, int32_t nsteps, int32_t final) {
 }
 
 void eng_state(Engine *E, int64_t index, int32_t *out) {
-    decode(E, index, out);
+    decode(E, index, out, E->pv, E->leaf, E->node);
 }
 
 int64_t eng_find(Engine *E, const int32_t *vec) {
@@ -448,7 +516,7 @@ int32_t eng_run(Engine *E, int64_t budget, int64_t *info) {
         if (E->head >= E->frontier.n) return R_DONE;
         if (budget-- <= 0) return R_BUDGET;
         int32_t s = E->dfs ? E->frontier.v[E->frontier.n - 1] : E->frontier.v[E->head];
-        decode(E, s, cur);
+        decode(E, s, cur, E->pcur, E->cleaf, E->cnode);
         int slow = 0, final = 1;
         for (int32_t i = 0; i < P; i++) {
             int32_t e = cur[i];
@@ -554,7 +622,7 @@ int32_t eng_run(Engine *E, int64_t budget, int64_t *info) {
             E->used[r] = 1;
             nsteps++;
             int isnew;
-            int64_t t = reach(E, s, tmp, i, &isnew);
+            int64_t t = reach(E, s, tmp, i, &isnew, 1);
             if (t == -2) return R_MAXED;
             if (t < 0) return R_NOMEM;
         }
@@ -585,10 +653,10 @@ void eng_release(Engine *E) {
 }
 const uint8_t *eng_used(Engine *E) { return E->used; }
 
-/* bytes of the stored states: their chunk ids, the chunks, and the index slots of both */
+/* bytes of the stored states: their root pairs, the chunks, the inner nodes, and the index slots of all three */
 int64_t eng_store_bytes(Engine *E) {
-    const Table *t[] = {&E->states, &E->chunks};
+    const Table *t[] = {&E->states, &E->chunks, &E->nodes};
     int64_t b = 0;
-    for (int k = 0; k < 2; k++) b += (t[k]->n * t[k]->w + t[k]->nslots) * (int64_t)sizeof(int32_t);
+    for (int k = 0; k < 3; k++) b += (t[k]->n * t[k]->w + t[k]->nslots) * (int64_t)sizeof(int32_t);
     return b;
 }

@@ -42,10 +42,11 @@ class Case:
     spin_spec: str | None = None  # what SPIN gets instead (a data spec's signal skeleton: no data_race in Promela)
     strip_expect: bool = False  # both tools get the spec without its `expect` lines (--fail-fast stops only
     #                             at an unexpected violation)
+    unreduced: bool = False  # sigproof with --no-por --no-symmetry (the engine against pan state for state)
 
 
-def _case(name, spec, search="bfs", long=False, spin_spec=None, strip_expect=False, **params):
-    return Case(name, spec, tuple(params.items()), search, long, spin_spec, strip_expect)
+def _case(name, spec, search="bfs", long=False, spin_spec=None, strip_expect=False, unreduced=False, **params):
+    return Case(name, spec, tuple(params.items()), search, long, spin_spec, strip_expect, unreduced)
 
 
 CASES = (
@@ -58,6 +59,11 @@ CASES = (
     _case("two-level 5x4", "bench/specs/two_level_plain.sig", N=5, B=4, P=1, long=True),
     _case("two-level 6x2", "bench/specs/two_level_plain.sig", N=6, B=2, P=1, long=True),
     _case("two-level 8x4", "bench/specs/two_level_plain.sig", N=8, B=4, P=1, long=True),
+    # the engine itself: no reduction, so both tools store the same states (the compiled search)
+    _case("a2a barrier N=6 unreduced", "specs/all_to_all_barrier.sig", N=6, unreduced=True),
+    _case("two-level 5x4 unreduced", "bench/specs/two_level_plain.sig", N=5, B=4, P=1, unreduced=True),
+    _case("field: ring all-reduce N=8 unreduced", "specs/field/ring_allreduce.sig", N=8, unreduced=True, long=True),
+    _case("TTEST ring tries K=16 N=6 unreduced", "specs/ttest_ring.sig", N=6, K=16, unreduced=True, long=True),
     _case("two-level+ghost check 3x3", "specs/two_level_barrier.sig", N=3, B=3, P=1, long=True),
     _case("ring flags N=5", "bench/specs/ring_pipeline_flags.sig", N=5),
     _case("ring flags N=7", "bench/specs/ring_pipeline_flags.sig", N=7, long=True),
@@ -192,6 +198,8 @@ def run_sigproof(case: Case, timeout: float, memory_mib: int, work: Path, store:
         cmd += ["-D", f"{k}={v}"]
     if case.search == "dfs-ff":
         cmd += ["--dfs", "--fail-fast"]
+    if case.unreduced:
+        cmd += ["--no-por", "--no-symmetry"]
     m = measured(cmd, ROOT, timeout + 30)
     p, wall, peak = m.proc, m.wall, m.peak_mib
     if m.killed:
@@ -329,7 +337,8 @@ def row(case: Case, s: Run, p: Run | None, baseline: float | None) -> str:
     per_state_ratio = _f(us_s / us_p, ".1f") if us_s and us_p and p.states >= 10_000 else "-"
     params = " ".join(f"{k}={v}" for k, v in case.params)
     notes = "; ".join(x for x in (s.note and f"sigproof: {s.note}", p and p.note and f"SPIN: {p.note}") if x)
-    cells = [case.name, f"`{case.spec}` {params}", "BFS (all states)" if case.search == "bfs" else "DFS, first error",
+    cells = [case.name, f"`{case.spec}` {params}", ("BFS (all states)" if case.search == "bfs" else "DFS, first error")
+             + (", unreduced" if case.unreduced else ""),
              s.verdict, p.verdict if p else "-", _f(s.states, ","), _f(p and p.states, ","),
              _f(s.cpu, ".2f"), _f(s.seconds, ".2f"), _f(p and p.cpu, ".2f"), _f(p and p.search_cpu, ".2f"),
              ratio, ratio_pan, _f(us_s, ",.1f"), _f(us_p, ",.2f"), per_state_ratio,

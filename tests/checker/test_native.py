@@ -1,6 +1,7 @@
 """The compiled search (checker/native.py) against the Python explorer, its reference.
 
-On every shipped spec it takes and on random protocols: the same states in the same order,
+On every shipped spec it takes and on random protocols: the same states (lost-notification
+marks included) in the same order,
 the same predecessor links and labels, the same successor lists, final states, transition
 counts, executed instructions and first findings, for BFS and DFS; the same at a state
 limit; and a check through the command line gives the same output, byte for byte but the

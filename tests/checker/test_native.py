@@ -297,3 +297,27 @@ def test_what_runs_in_python_says_why():
     assert native.why_not(plain) is None
     assert "reduced" in native.why_not(plain, reduce=lambda s, steps: None)
     assert "fingerprint" in native.why_not(plain, store="fingerprint")
+
+
+DEEP = settings(RANDOM, max_examples=2_000)
+
+
+@pytest.mark.deep
+@DEEP
+@given(rooted_specs())
+def test_deep_random_launching_specs_same_graph(text):
+    """Several launches, roots and peers: the marks' launch offsets, shifts and settles."""
+    system = System(compile_text(text))
+    if native.why_not(system) is None:
+        same_search(system, max_states=5_000)
+        same_search(system, order="dfs", max_states=5_000)
+
+
+@pytest.mark.deep
+@DEEP
+@given(specs(counters=True))
+def test_deep_random_counting_specs_same_graph(text):
+    for tensor_wait in ("pass", "atomic"):
+        system = System(compile_text(text), Semantics(tensor_wait=tensor_wait))
+        if native.why_not(system) is None:
+            same_search(system, max_states=5_000)

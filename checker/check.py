@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 from checker.coverage import returns_before, statements, unreached
-from checker.explore import explore
+from checker.explore import explore, exploring, run
+from checker.race import race as race_searches
 from model.independence import Reduction
 from model.symmetry import Symmetry
 from checker.properties import Monitor
@@ -57,14 +58,16 @@ def check_program(program: Program, spec: str, options: Options = Options(), pro
     symmetry = Symmetry.of(system)[0] if options.symmetry else None
     reduction = Reduction(system, symmetry=symmetry) if options.por else None
     reduce = reduction.ample if reduction is not None and reduction.enabled else None
-    monitor, ex = _search(system, program, options, deadline, progress, reduce, symmetry)
+    monitor, ex, raced = _search(system, program, options, deadline, progress, reduce, symmetry, race=True)
+    if raced is not None:  # the compiled unreduced search finished first (checker/race.py)
+        reduce = symmetry = None
     if reduce is not None and "overflow" in monitor.found:
         # Two AtomicAdds of one sign to an element were taken as commuting, which holds as
         # long as no such add overflows. One did: search again
         # with them dependent, so that the other verdicts cannot hide behind that overflow
         # (docs/trust.md, section 3a).
         reduce = Reduction(system, commute_adds=False, symmetry=symmetry).ample
-        monitor, ex = _search(system, program, options, deadline, progress, reduce, symmetry)
+        monitor, ex, _ = _search(system, program, options, deadline, progress, reduce, symmetry)
     violations, stop = monitor.finish(ex, deadline)
     if "data_race" in monitor.found and reduce is not None and options.order == "bfs":
         violations = _shortest_race(system, options, deadline, violations)
@@ -78,20 +81,49 @@ def check_program(program: Program, spec: str, options: Options = Options(), pro
     stats = Stats(n, ex.transitions, time.monotonic() - start, ex.peak_bytes / 2**20, digest,
                   "partial-order" if reduce is not None else None, symmetry.describe() if symmetry else None,
                   store=options.store, store_bytes=ex.store_bytes(),
-                  collision_probability=ex.store.collision_probability() if options.store != "exact" else None)
+                  collision_probability=ex.store.collision_probability() if options.store != "exact" else None,
+                  race_reduced_states=raced)
     return Result(spec=spec, params=dict(program.params), violations=violations, expected=program.expects,
                   stats=stats, stop=stop, warnings=tuple(w.render() for w in program.warnings), semantics=options.semantics,
                   operations=operations, unreached=missed, require_coverage=options.require_coverage,
                   returns_before=returns_before(program))
 
 
-def _search(system, program: Program, options: Options, deadline, progress, reduce, symmetry):
-    monitor = Monitor(system, expected=program.expects, clean_exit=program.clean_exit or options.clean_exit,
-                      fail_fast=options.fail_fast)
-    ex = explore(system, monitor, order=options.order, max_states=options.max_states, deadline=deadline,
-                 max_memory=options.max_memory, progress=progress, reduce=reduce, store=options.store,
-                 symmetry=symmetry, watch=_operations(program), engine=options.engine)
-    return monitor, ex
+RACE_START = 50_000  # reduced states before the compiled unreduced search joins (0 with --fail-fast)
+RACE_WEIGHT = 40  # unreduced states per reduced state: about what each costs (checker/race.py)
+RACE_CAP = 10_000_000  # unreduced states at most; past them it is dropped
+
+
+def _search(system, program: Program, options: Options, deadline, progress, reduce, symmetry, race=False):
+    """(monitor, exploration, raced): raced is None, or the states the reduced search had stored
+    when the compiled unreduced search, run in turns with it, finished first (checker/race.py)."""
+    def monitor():
+        return Monitor(system, expected=program.expects, clean_exit=program.clean_exit or options.clean_exit,
+                       fail_fast=options.fail_fast)
+
+    judge = monitor()
+    common = dict(order=options.order, deadline=deadline, store=options.store, watch=_operations(program),
+                  engine=options.engine)
+    search = exploring(system, judge, max_states=options.max_states, max_memory=options.max_memory,
+                       progress=progress, reduce=reduce, symmetry=symmetry, **common)
+    if not race or (reduce is None and symmetry is None) or options.max_states is not None \
+            or options.engine != "auto" or options.store != "exact":
+        return judge, run(search), None
+    rival = monitor()
+
+    def unreduced():
+        from checker.native import exploring_native, why_not
+
+        if why_not(system, store=options.store, judge=rival) is not None:
+            return None
+        return exploring_native(system, rival, order=options.order, deadline=deadline, max_states=RACE_CAP,
+                                max_memory=None if options.max_memory is None else options.max_memory // 2,
+                                watch=common["watch"])
+
+    outcome = race_searches(search, unreduced, start=0 if options.fail_fast else RACE_START, weight=RACE_WEIGHT)
+    if outcome.unreduced:
+        return rival, outcome.exploration, outcome.reduced_states
+    return judge, outcome.exploration, None
 
 
 RACE_BUDGET = 20_000  # states of the unreduced search for a shortest race counterexample
@@ -129,6 +161,7 @@ class _Blind:
     """A judge that judges nothing: the search that only confirms coverage."""
 
     dead_ends_only = True
+    judges_overwrites = False
 
     def initial(self, state, events) -> bool:
         return False

@@ -29,6 +29,8 @@ from model.system import LocalStepLimit
 class Judge(Protocol):
     # dead_ends_only: bool (optional) -- `expanded` judges only states with no step, so the
     # compiled search (checker/native.py) calls it only for those
+    # judges_overwrites: bool (optional, default True) -- False once Overwrite events can no
+    # longer change a finding: the compiled search then takes their steps in C
     def initial(self, state, events: tuple) -> bool: ...
     def step(self, src: int, state, step, dst: int) -> bool: ...
     def expanded(self, index: int, state, nsteps: int) -> bool: ...
@@ -164,12 +166,36 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
     every one of them has been taken (coverage costs nothing after that). `engine` "auto" runs
     the search compiled (checker/native.py) where it applies, "python" always here; both give
     the same Exploration."""
+    return run(exploring(system, judge, order=order, max_states=max_states, deadline=deadline,
+                         max_memory=max_memory, progress=progress, reduce=reduce, store=store,
+                         symmetry=symmetry, watch=watch, engine=engine))
+
+
+def run(search) -> Exploration:
+    """Take a search of `exploring` to its end; its Exploration."""
+    while True:
+        try:
+            next(search)
+        except StopIteration as end:
+            return end.value
+
+
+def exploring(system, judge: Judge, *, order: str = "bfs", max_states: int | None = None,
+              deadline: float | None = None, max_memory: int | None = None,
+              progress: Callable[[int, int, float], None] | None = None,
+              reduce: Callable | None = None, store: str = "exact", symmetry=None, watch=None,
+              engine: str = "auto"):
+    """`explore` as a generator that yields, every 64 expansions (256 compiled), the work done so
+    far (here: the states stored), and returns its Exploration (StopIteration.value): so that
+    two searches can take turns (checker/race.py). The points where it yields and what it
+    yields depend only on the search, never on the clock."""
     if engine == "auto":
-        from checker.native import explore_native, why_not
+        from checker.native import exploring_native, why_not
 
         if why_not(system, reduce=reduce, symmetry=symmetry, store=store, judge=judge) is None:
-            return explore_native(system, judge, order=order, max_states=max_states, deadline=deadline,
-                                         max_memory=max_memory, progress=progress, watch=watch)
+            return (yield from exploring_native(system, judge, order=order, max_states=max_states,
+                                                deadline=deadline, max_memory=max_memory, progress=progress,
+                                                watch=watch))
     start = time.monotonic()
     init, init_events = system.initial()
     if symmetry is not None:
@@ -237,6 +263,7 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
                     ex.stop = Stop("timeout", "")
                     frontier.append(item)
                     break
+                yield len(visited)
             if expanded & 1023 == 0:
                 if max_memory is not None and expanded & 4095 == 0:
                     rss = rss_bytes()

@@ -126,6 +126,9 @@ def _basis(r: Result) -> str:
     fingerprint caveat is in the verdict)."""
     used = ", ".join(x for x in (f"{r.stats.reduction} reduction" if r.stats.reduction else "",
                                  f"symmetry: {r.stats.symmetry}" if r.stats.symmetry else "") if x)
+    if r.stats.race_reduced_states is not None:
+        used = f"none (the compiled unreduced search finished before the reduced one, at " \
+               f"{r.stats.race_reduced_states} of its states)"
     out = [f"<p class=\"basis\">semantics: {escape(r.semantics.describe())}; "
            f"reductions: {escape(used or 'none')}</p>\n"]
     if r.assumptions is not None:

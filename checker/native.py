@@ -33,7 +33,7 @@ import time
 from array import array
 from pathlib import Path
 
-from checker.explore import Exploration, finished, rss_bytes
+from checker.explore import Exploration, finished, rss_bytes, run
 from checker.result import Stop
 from model.system import BLOCKED, LocalStepLimit, State
 
@@ -102,6 +102,7 @@ def _library():
         "eng_used": ([ptr], ctypes.POINTER(ctypes.c_uint8)),
         "eng_release": ([ptr], None),
         "eng_store_bytes": ([ptr], i64),
+        "eng_quiet": ([ptr], None),
     }
     for name, (args, res) in sig.items():
         fn = getattr(so, name)
@@ -294,11 +295,18 @@ def _give_marks(lib, engine, system) -> int:
                          (u64 * max(1, len(masks)))(*masks), len(masks), (u64 * len(start))(*start))
 
 
-def explore_native(system, judge, *, order: str = "bfs", max_states: int | None = None,
-                   deadline: float | None = None, max_memory: int | None = None, progress=None,
-                   watch=None) -> Exploration:
+def explore_native(system, judge, **options) -> Exploration:
     """explore.explore for a search `why_not` accepts: the same Exploration, the same calls of
     the judge (its `expanded` only for states with no step: the judge says it reads no other)."""
+    return run(exploring_native(system, judge, **options))
+
+
+def exploring_native(system, judge, *, order: str = "bfs", max_states: int | None = None,
+                     deadline: float | None = None, max_memory: int | None = None, progress=None,
+                     watch=None):
+    """explore_native as a generator (explore.exploring): after every slice of _BUDGET
+    expansions of the C loop it yields the work done so far (stored states, and 20 for each
+    state expanded in Python), which checker/race.py weighs against the reduced search's."""
     start = time.monotonic()
     lib = _library()
     codec = _Codec(system)
@@ -319,6 +327,7 @@ def explore_native(system, judge, *, order: str = "bfs", max_states: int | None 
     isnew = ctypes.c_int32()
     stop = None
     rounds = slow = 0
+    quiet = False  # Overwrites taken in C (the judge no longer reads them)
     if judge.initial(init, init_events):
         stop = Stop("fail_fast", "stopped at the first unexpected violation (--fail-fast)")
     try:
@@ -339,6 +348,8 @@ def explore_native(system, judge, *, order: str = "bfs", max_states: int | None 
                         stop = Stop("memory", f"memory limit of {max_memory // 2**20} MiB reached")
                 if progress is not None and rounds % 4 == 0:
                     progress(len(store), lib.eng_len(engine, 6), now - start)
+                if stop is None:  # the work so far: a state expanded in Python costs about 20 here
+                    yield len(store) + 20 * slow
             elif code == R_NEED_ROW:
                 i, e, launch = info[0], info[1], info[2]
                 instr = system.code_of(i).instrs[codec.entries[e][0]]
@@ -354,6 +365,9 @@ def explore_native(system, judge, *, order: str = "bfs", max_states: int | None 
             elif code == R_SLOW:
                 slow += 1
                 stop = _slow(lib, engine, system, judge, codec, store, info[0], isnew, executed, max_states)
+                if codec.G and not quiet and not getattr(judge, "judges_overwrites", True):
+                    quiet = True
+                    lib.eng_quiet(engine)
             elif code == R_MAXED:
                 stop = Stop("max_states", f"state limit of {max_states} reached")
             else:

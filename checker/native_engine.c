@@ -58,6 +58,7 @@ typedef struct {
     int64_t head, transitions, expanded;
     int32_t *cur, *tmp, *rowidx, *rankof;
     int nomem;
+    int quiet;  /* Overwrites are no longer judged (eng_quiet): a Set or reset over a marked value runs here */
     /* the ghost marks (G > 0): model/ghost.py's tables, over each rank's own slots */
     int32_t *slot_of, *glo, *ghi, *mayoff;  /* per position its slot (-1: none); per rank its
                                               slots lo..hi-1; per process its row in maypc */
@@ -531,10 +532,10 @@ int32_t eng_run(Engine *E, int64_t budget, int64_t *info) {
             else if (w->kind == K_NOTIFY && !w->c) {
                 int64_t nv = (int64_t)cur[P + w->a] + w->b;
                 if (nv < INT32_MIN || nv > INT32_MAX) slow = 1;  /* the overflow fault: Python's */
-            } else if (E->G && w->kind == K_NOTIFY) {  /* a Set over a marked value: an Overwrite */
+            } else if (E->G && !E->quiet && w->kind == K_NOTIFY) {  /* a Set over a marked value: an Overwrite */
                 int32_t g = E->slot_of[w->a];
                 if (g >= 0 && cur[P + w->a] != w->b && cur[E->GB + g] != 0) slow = 1;
-            } else if (E->G && w->kind == K_RESET) {  /* likewise a reset */
+            } else if (E->G && !E->quiet && w->kind == K_RESET) {  /* likewise a reset */
                 for (int32_t k = 0; k < w->b && !slow; k++) {
                     int32_t pos = E->pool[w->a + k], g = E->slot_of[pos];
                     if (g >= 0 && cur[P + pos] != w->c && cur[E->GB + g] != 0) slow = 1;
@@ -582,15 +583,24 @@ int32_t eng_run(Engine *E, int64_t budget, int64_t *info) {
                 memcpy(tmp, cur, bytes);
                 tmp[P + w->a] = w->c ? w->b : cur[P + w->a] + w->b;
                 tmp[i] = w->d;
-                if (E->G) {  /* the readers it is for join the slot's mark (no Overwrite: see above) */
+                if (E->G) {  /* the readers it is for join the slot's mark; a Set of another value
+                              * replaces it (ghost.py's notified; an Overwrite when quiet, see above) */
                     int32_t g = E->slot_of[w->a];
-                    if (g >= 0) tmp[E->GB + g] = (int32_t)((uint32_t)tmp[E->GB + g] | tokens(E, tmp, i, g, w->a));
+                    if (g >= 0) {
+                        uint32_t t = tokens(E, tmp, i, g, w->a);
+                        tmp[E->GB + g] = (int32_t)(w->c && cur[P + w->a] != w->b ? t : ((uint32_t)tmp[E->GB + g] | t));
+                    }
                     settle(E, tmp, i);
                 }
                 break;
             case K_RESET:
                 memcpy(tmp, cur, bytes);
-                for (int32_t k = 0; k < w->b; k++) tmp[P + E->pool[w->a + k]] = w->c;
+                for (int32_t k = 0; k < w->b; k++) {
+                    int32_t pos = E->pool[w->a + k];
+                    tmp[P + pos] = w->c;
+                    if (E->G && cur[P + pos] != w->c && E->slot_of[pos] >= 0)  /* ghost.py's erase */
+                        tmp[E->GB + E->slot_of[pos]] = 0;
+                }
                 tmp[i] = w->d;
                 if (E->G) settle(E, tmp, i);
                 break;
@@ -646,6 +656,12 @@ const int32_t *eng_array(Engine *E, int32_t which) {
 const uint8_t *eng_final(Engine *E) { return E->final; }
 
 /* the search is over and its arrays copied out: free them (the store stays) */
+/* the judge no longer reads Overwrite events (lost_notification already found): a Set or reset
+ * over a marked value is taken here from now on, its marks as ghost.py's notified and erase */
+void eng_quiet(Engine *E) {
+    E->quiet = 1;
+}
+
 void eng_release(Engine *E) {
     Vec *vs[] = {&E->parent, &E->label, &E->succ, &E->order, &E->count, &E->frontier, &E->mine};
     for (size_t k = 0; k < sizeof vs / sizeof vs[0]; k++) { free(vs[k]->v); vs[k]->v = NULL; vs[k]->n = vs[k]->cap = 0; }

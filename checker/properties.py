@@ -209,6 +209,12 @@ class Monitor:
         self.by_property = {name: m for m in monitors + self.on_states for name in m.judges}
 
     @property
+    def judges_overwrites(self) -> bool:
+        """Whether an Overwrite event can still change a finding (the compiled search takes the
+        steps that make one in Python only while it can)."""
+        return "lost_notification" not in self.found
+
+    @property
     def open_question(self) -> str | None:
         return self.losses.open_question
 
@@ -231,7 +237,7 @@ class Monitor:
         stop = False
         for ev in step.events:
             monitor = self.by_event.get(ev.__class__)
-            if monitor is None or (monitor is self.losses and "lost_notification" in self.found):
+            if monitor is None or (monitor is self.losses and not self.judges_overwrites):
                 continue
             found = monitor.on_event(state, ev)
             if found is not None:

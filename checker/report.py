@@ -132,6 +132,8 @@ def _result(r: Result, timing: bool) -> dict:
              "seconds": round(r.stats.seconds, 3) if timing else None, "reduction": r.stats.reduction,
              "symmetry": r.stats.symmetry, "store": r.stats.store,
              "store_bytes_per_state": round(r.stats.bytes_per_state, 1)}
+    if r.stats.race_reduced_states is not None:
+        stats["race"] = {"winner": "unreduced", "reduced_states": r.stats.race_reduced_states}
     if r.stats.store == "fingerprint":
         stats["fingerprint_bits"] = 64
         stats["collision_probability"] = r.stats.collision_probability

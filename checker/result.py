@@ -431,6 +431,9 @@ class Stats:
     store: str = "exact"  # the visited-state store: "exact", or "fingerprint" (64-bit, checker/store.py)
     store_bytes: int = 0  # bytes held for the stored states (packed states or fingerprints, links)
     collision_probability: float | None = None  # fingerprint store: bound on P(a collision hid a state)
+    race_reduced_states: int | None = None  # the compiled unreduced search finished first (checker/race.py); the
+    # reduced search's stored states by then
+
 
     @property
     def bytes_per_state(self) -> float:
@@ -439,7 +442,9 @@ class Stats:
     def reductions(self) -> str:
         """The reductions the search used, as the summary line says them."""
         used = (["partial-order reduced"] if self.reduction else []) + \
-            ([f"symmetry: {self.symmetry}"] if self.symmetry else [])
+            ([f"symmetry: {self.symmetry}"] if self.symmetry else []) + \
+            ([f"unreduced: finished before the reduced search, at {self.race_reduced_states} of its states"]
+             if self.race_reduced_states is not None else [])
         return f" ({', '.join(used)})" if used else ""
 
 

@@ -257,6 +257,26 @@ kernel { TNOTIFY(s[0] @ 0, 1, AtomicAdd); }
     assert "overflow" in mnat.found and mnat.found.keys() == mpy.found.keys()
 
 
+@pytest.mark.parametrize("spec", ["bug_a2a_reset_after_wait", "bug_root_multi_launch_reset_race", "bug_reset_race"])
+def test_overwrites_run_compiled_once_a_loss_is_found(spec):
+    """Once lost_notification is found the judge reads no Overwrite: the compiled search then
+    takes the Sets and resets that make one itself (eng_quiet), the marks as ghost.py's
+    notified and erase (a Set of another value replaces the mark, a reset clears it): the same
+    graph, and (almost) no state left to Python."""
+    system = System(compile_spec(parse((ROOT / f"specs/{spec}.sig").read_text(), f"{spec}.sig")))
+    assert native.why_not(system) is None and system.G
+    same_search(system)
+    same_search(system, order="dfs")
+
+    class Judging(Monitor):
+        judges_overwrites = True  # as before the loss was found: every Overwrite state in Python
+
+    quiet = explore(system, Monitor(system), engine="auto")
+    judging = explore(system, Judging(system), engine="auto")
+    assert len(quiet.store) == len(judging.store) and quiet.succ == judging.succ
+    assert quiet.extra["python_states"] < judging.extra["python_states"]
+
+
 @pytest.mark.parametrize("flags", [[], ["--dfs"], ["--fail-fast"], ["--check", "clean_exit"]])
 @pytest.mark.parametrize("spec", ["specs/all_to_all_barrier.sig", "specs/bug_reuse_without_reset.sig",
                                   "specs/bug_ring_eq_overrun.sig", "specs/epoch_counter.sig",

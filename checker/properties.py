@@ -298,30 +298,77 @@ def stuck_states(system, ex: Exploration) -> list[int]:
         return []  # the common answer, without importing numpy and scipy (a third of a second)
     import numpy as np
     from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import breadth_first_order, connected_components
+    from scipy.sparse.csgraph import connected_components
 
-    order = np.frombuffer(ex.order, dtype=np.int32) if len(ex.order) else np.zeros(0, dtype=np.int32)
-    count = np.frombuffer(ex.count, dtype=np.int32) if len(ex.count) else np.zeros(0, dtype=np.int32)
-    dst = np.frombuffer(ex.succ, dtype=np.int32) if len(ex.succ) else np.zeros(0, dtype=np.int32)
-    src = np.repeat(order, count)
+    def column(a):
+        return np.frombuffer(a, dtype=np.int32) if len(a) else np.zeros(0, dtype=np.int32)
+
+    # the successor lists as a CSR graph in state order: as they are after BFS, which expands
+    # the states in index order; gathered to their places after DFS (one copy of the edges)
+    order, count, succ = column(ex.order), column(ex.count), column(ex.succ)
+    rows = np.zeros(n, dtype=np.int64)
+    rows[order] = count
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(rows, out=indptr[1:])
+    if np.array_equal(order, np.arange(n, dtype=np.int32)):
+        indices = succ
+    else:
+        indices = np.empty(len(succ), dtype=np.int32)  # succ holds the lists in expansion order
+        indices[_ranges(np, indptr[order], count)] = succ
+    # the states that can reach a final state: a search of the reversed graph from the final
+    # states, a frontier at a time (scipy's csgraph would copy every edge to float64 first)
     final = np.frombuffer(bytes(ex.final), dtype=np.uint8).astype(bool)  # recorded at expansion
-    # co-reachability of a final state, via a virtual node n that points at every final state
-    finals = np.flatnonzero(final).astype(np.int32)
-    rsrc = np.concatenate([dst, np.full(len(finals), n, dtype=np.int32)])
-    rdst = np.concatenate([src, finals])
-    reverse = csr_matrix((np.ones(len(rsrc), dtype=np.int8), (rsrc, rdst)), shape=(n + 1, n + 1))
-    alive = np.zeros(n + 1, dtype=bool)
-    alive[breadth_first_order(reverse, n, directed=True, return_predecessors=False)] = True
-    doomed = ~alive[:n]
-    if not doomed.any():
+    index = np.int32 if len(indices) < 2**31 - 1 else np.int64
+    reverse = csr_matrix((np.ones(len(indices), dtype=np.int8), indices, indptr.astype(index)),
+                         shape=(n, n), copy=False).tocsc()
+    alive = final.copy()
+    frontier = np.flatnonzero(final)
+    owner = np.zeros(n, dtype=np.int64)  # to keep one copy of each state found twice in a round
+    while len(frontier):
+        lo = reverse.indptr[frontier].astype(np.int64)
+        found = reverse.indices[_ranges(np, lo, reverse.indptr[frontier + 1] - lo)]
+        found = found[~alive[found]]
+        where = np.arange(len(found))
+        owner[found] = where
+        frontier = found[owner[found] == where]
+        alive[frontier] = True
+    del reverse, owner
+    doomed = np.flatnonzero(~alive)
+    if not len(doomed):
         return []
-    forward = csr_matrix((np.ones(len(src), dtype=np.int8), (src, dst)), shape=(n, n))
-    _, comp = connected_components(forward, directed=True, connection="strong")
-    leaves = comp[src] != comp[dst]
+    # Among them, the bottom strongly connected components of the graph: a doomed state's
+    # successors are all doomed (one that could finish would make it able to), so the doomed
+    # states are a closed subgraph, whose bottom components are the graph's
+    sub = np.full(n, -1, dtype=np.int32)
+    sub[doomed] = np.arange(len(doomed), dtype=np.int32)
+    lens = rows[doomed]
+    targets = sub[indices[_ranges(np, indptr[doomed], lens)]]
+    assert (targets >= 0).all(), "a state that cannot finish has a successor that can"
+    subptr = np.zeros(len(doomed) + 1, dtype=np.int64)
+    np.cumsum(lens, out=subptr[1:])
+    graph = csr_matrix((np.ones(len(targets), dtype=np.int8), targets, subptr.astype(np.int32)),
+                       shape=(len(doomed), len(doomed)))
+    _, comp = connected_components(graph, directed=True, connection="strong")
+    leaves = np.zeros(len(doomed), dtype=bool)  # per doomed state, whether an edge leaves its component
+    has = lens > 0
+    if has.any():
+        ends = comp[targets]
+        lo = np.minimum.reduceat(ends, subptr[:-1][has])
+        hi = np.maximum.reduceat(ends, subptr[:-1][has])
+        leaves[has] = (lo != comp[has]) | (hi != comp[has])
     not_bottom = np.zeros(comp.max() + 1, dtype=bool)
-    not_bottom[comp[src[leaves]]] = True
-    stuck = doomed & ~not_bottom[comp]
-    return [int(i) for i in np.flatnonzero(stuck)]
+    not_bottom[comp[leaves]] = True
+    return [int(i) for i in doomed[~not_bottom[comp]]]
+
+
+def _ranges(np, starts, lengths):
+    """The positions starts[k] .. starts[k] + lengths[k] - 1, for every k in turn."""
+    lengths = np.asarray(lengths, dtype=np.int64)
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    return np.repeat(np.asarray(starts, dtype=np.int64) - (np.cumsum(lengths) - lengths), lengths) + \
+        np.arange(total, dtype=np.int64)
 
 
 SMALL_GRAPH = 50_000  # states up to which `_every_state_can_finish` runs first

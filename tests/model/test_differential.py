@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import HealthCheck, given, reject, settings
+from hypothesis import strategies as st
 from oracles.agreement import MAX_STATES, agree, compile_text
 from oracles.reference import Reference, TooLarge
 from oracles.strategies import specs
@@ -90,6 +91,47 @@ def test_the_quick_test_that_every_state_can_finish_is_the_graph_search(text):
     finally:
         P.SMALL_GRAPH = small
     assert (quick == []) == P._every_state_can_finish(ex)
+
+
+@st.composite
+def _graphs(draw):
+    """A complete exploration's successor lists: n states, each expanded once (in index order,
+    as BFS does, or in any order, as DFS does), a final state with no successor."""
+    n = draw(st.integers(1, 40))
+    final = [draw(st.booleans()) if i else False for i in range(n)]
+    succ = [[] if final[i] else sorted(set(draw(st.lists(st.integers(0, n - 1), max_size=4))) - {i})
+            for i in range(n)]
+    order = list(range(n)) if draw(st.booleans()) else draw(st.permutations(range(n)))
+    return n, succ, final, order
+
+
+@settings(FAST, max_examples=400)
+@given(_graphs())
+def test_stuck_states_are_the_bottom_components_that_cannot_finish(graph):
+    """The scipy search of `stuck_states` (one copy of the edges, node n after every final
+    state) against networkx on the plain graph: the states that reach no final state and whose
+    strongly connected component no edge leaves."""
+    import types
+    from array import array
+
+    import networkx as nx
+
+    import checker.properties as P
+
+    n, succ, final, order = graph
+    ex = types.SimpleNamespace(store=range(n), order=array("i", order), count=array("i", [len(succ[i]) for i in order]),
+                               succ=array("i", [t for i in order for t in succ[i]]), final=bytearray(final))
+    g = nx.DiGraph()
+    g.add_nodes_from(range(n))
+    g.add_edges_from((i, t) for i in range(n) for t in succ[i])
+    alive = set().union(*(nx.ancestors(g, f) | {f} for f in range(n) if final[f]))
+    comps = nx.condensation(g)
+    bottom = {v for c in comps if comps.out_degree(c) == 0 for v in comps.nodes[c]["members"]}
+    small, P.SMALL_GRAPH = P.SMALL_GRAPH, -1  # the scipy search only
+    try:
+        assert P.stuck_states(None, ex) == sorted((set(range(n)) - alive) & bottom)
+    finally:
+        P.SMALL_GRAPH = small
 
 
 # ---------------------------------------------------------------- the reference itself, on known verdicts

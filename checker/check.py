@@ -89,7 +89,8 @@ def check_program(program: Program, spec: str, options: Options = Options(), pro
                   returns_before=returns_before(program))
 
 
-RACE_START = 50_000  # reduced states before the compiled unreduced search joins (0 with --fail-fast)
+RACE_START = 50_000  # reduced states before the compiled unreduced search joins
+RACE_LEAD = 500  # with --fail-fast it goes first, with this many reduced states' worth of work
 RACE_WEIGHT = 40  # unreduced states per reduced state: about what each costs (checker/race.py)
 RACE_CAP = 10_000_000  # unreduced states at most; past them it is dropped
 
@@ -120,7 +121,7 @@ def _search(system, program: Program, options: Options, deadline, progress, redu
                                 max_memory=None if options.max_memory is None else options.max_memory // 2,
                                 watch=common["watch"])
 
-    outcome = race_searches(search, unreduced, start=0 if options.fail_fast else RACE_START, weight=RACE_WEIGHT)
+    outcome = race_searches(search, unreduced, start=-RACE_LEAD if options.fail_fast else RACE_START, weight=RACE_WEIGHT)
     if outcome.unreduced:
         return rival, outcome.exploration, outcome.reduced_states
     return judge, outcome.exploration, None

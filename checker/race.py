@@ -5,8 +5,9 @@ compiled search (checker/native.py) takes every interleaving at 2-3 µs a state.
 reduction is weak (a TTEST loop with many tries, a multi-launch protocol whose resets race)
 the unreduced space is less than about forty times the reduced one, and the compiled search
 finishes first. Which one is not known in advance, so both run, in turns, in this process:
-once the reduced search has stored `start` states, the unreduced one may store up to `weight`
-states for each further state the reduced one stores. The first to finish is the one
+once the reduced search has stored `start` states, the unreduced one may do up to `weight`
+units of work for each further state the reduced one stores (a negative `start` lets it go
+first, with -start reduced states' worth). The first to finish is the one
 reported (both are exhaustive, so both give the same verdicts; docs/trust.md 3e); the other
 is dropped unread. A finish is a complete search or a stop at an unexpected violation
 (`--fail-fast`); the unreduced search stopping at its own limit (`cap` states, memory) is

@@ -57,6 +57,14 @@ def test_the_unreduced_search_joins_after_start_and_gets_weight_per_state():
             assert c - 100 < 20 * (last_r - 50)
 
 
+def test_a_negative_start_lets_the_unreduced_search_go_first():
+    """--fail-fast: the unreduced search leads with -start reduced states' worth of work."""
+    log = []
+    race(_search("r", range(10, 1000, 10), log=log), lambda: _search("u", range(100, 10**6, 100), log=log),
+         start=-5, weight=20)
+    assert log[:4] == [("u", 100), ("r", 10), ("u", 200), ("u", 300)]
+
+
 def test_a_reduced_search_that_ends_before_start_runs_alone():
     made = []
     out = race(_search("r", [10, 20]), lambda: made.append(1), start=50, weight=20)
@@ -197,4 +205,4 @@ def test_the_command_line_says_which_search_and_the_same_every_time(tmp_path):
     code, out, _ = sigproof(*args, "--format", "json")
     stats = json.loads(out)["results"][0]["stats"]
     assert stats["reduction"] is None and stats["race"]["winner"] == "unreduced"
-    assert stats["race"]["reduced_states"] > 0
+    assert stats["race"]["reduced_states"] == 0  # with --fail-fast it went first, and found the loss

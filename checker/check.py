@@ -17,7 +17,7 @@ from checker.coverage import returns_before, statements, unreached
 from checker.explore import explore, exploring, run
 from checker.race import race as race_searches
 from model.independence import Reduction
-from model.symmetry import Symmetry
+from model.symmetry import Blocks, Symmetry
 from checker.properties import Monitor
 from checker.result import PROPERTIES, Result, Stats, Stop
 from checker.usage import UsageError
@@ -231,13 +231,28 @@ def explain_symmetry(paths: Iterable[str], params: Params | None = None, options
                 lines.append(f"{head} not used (--no-symmetry)")
                 continue
             system = System(program, options.semantics)
-            sym, reasons = Symmetry.of(system)
-            if sym is not None:
-                lines.append(f"{head} {sym.describe()}: rank r and rank r + k (mod {program.nranks}) run the same "
-                             f"code on equal terms, so one state per orbit is stored")
-            else:
+            sym, _ = Symmetry.of(system)
+            rotation, reasons = Symmetry.rotation_of(system)
+            blocks, block_reasons = Blocks.of(system, rotation)
+            if sym is None:
                 lines.append(f"{head} none")
                 lines += [f"  {r.render()}" for r in reasons]
+                if program.nblocks > 1:
+                    lines.append("  no block permutations:")
+                    lines += [f"    {r.render()}" for r in block_reasons]
+                continue
+            why = []
+            if sym.rotation is not None:
+                why.append(f"rank r and rank r + k (mod {program.nranks}) run the same code on equal terms")
+            if sym.group == "blocks":
+                why.append("the blocks of each interval run the same code on equal terms")
+            lines.append(f"{head} {sym.describe()}: {'; '.join(why)}, so one state per orbit is stored")
+            if sym.rotation is None:
+                lines.append("  no rank rotation:")
+                lines += [f"    {r.render()}" for r in reasons]
+            elif blocks is None and program.nblocks > 1:
+                lines.append("  no block permutations:")
+                lines += [f"    {r.render()}" for r in block_reasons]
     return lines
 
 

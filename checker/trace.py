@@ -57,25 +57,25 @@ def walk_to(system, ex: Exploration, target: int, last: int | None = None) -> tu
     rep, k = sym.canon_k(state)
     if rep != ex.initial:
         raise AssertionError("the stored initial state is not the initial state's representative")
-    rho = -k
+    rho = sym.inverse(k)
     for b in path[1:]:
         step = system.step(rep, ex.label[b])
-        nxt, k = sym.canon_k(step.next) if step is not None else (None, 0)
+        nxt, k = sym.canon_k(step.next) if step is not None else (None, sym.identity)
         if step is None or ex.index(nxt) != b:
             raise AssertionError("a stored predecessor link is not a step")
         concrete = _renamed_step(system, sym, state, rep, step, rho)
         out.append(concrete)
         state, rep = concrete.next, nxt
-        rho -= k
+        rho = sym.compose(rho, sym.inverse(k))
     if last is not None:
         out.append(_renamed_step(system, sym, state, rep, system.step(rep, last), rho))
     return out, state
 
 
-def _renamed_step(system, sym, state, rep, step, rho: int):
+def _renamed_step(system, sym, state, rep, step, rho):
     """The step of `state` that is `step` (of the representative `rep`) renamed by rho."""
     concrete = system.step(state, sym.label(rep, step.label, rho))
-    if concrete is None or concrete.next != sym.rotate(step.next, rho):
+    if concrete is None or concrete.next != sym.apply(step.next, rho):
         raise AssertionError("a renamed step is not a step of the concrete state")
     return concrete
 

@@ -162,7 +162,10 @@ class Reduction:
         self.commute_adds = commute_adds
         # with the system's rank rotation (model/symmetry.py), a process's future from where it
         # stands is the image of rank 0's from the renamed place: computed once, renamed per rank
-        self.symmetry = symmetry
+        # (block permutations are not used here: each block's future is its own)
+        self.symmetry = symmetry.rotation if symmetry is not None else None
+        # with block permutations, a block's future is the image of its class's first block's
+        self.blocks = symmetry if symmetry is not None and symmetry.group == "blocks" else None
         self._images: dict = {}  # rank r -> {mask: its image under the renaming of rank 0 onto rank r}
         ok, why = supported(system)
         self.enabled = ok
@@ -276,9 +279,13 @@ class Reduction:
             if len(self._refined) > 200_000:  # bounded memory on long runs
                 self._refined.clear()
                 self._columns.clear()
+            first = self.blocks.first_of(b) if self.blocks is not None and kind == "kernel" else b
             if self.symmetry is not None and r:
                 base = self._refined_future(kind, 0, b, lid, self.symmetry.renamed(entry, kind == "host", -r))
-                hit = self._image(base, r)
+                hit = self._image(base, r, self.symmetry.rot[r])
+            elif first != b:
+                base = self._refined_future(kind, r, first, lid, entry)
+                hit = self._image(base, (r, first, b), self.blocks.swap(r, first, b))
             else:
                 hit = self._reachable(kind, r, b, (lid, entry[0], entry[2]))
             self._refined[key] = self._shared(hit)
@@ -296,12 +303,12 @@ class Reduction:
             f.own = {name: same(tuple(col), tuple(col)) for name, col in f.own.items()}
         return f
 
-    def _image(self, f: _Future, r: int) -> _Future:
-        """Rank 0's future `f` renamed onto rank r: every element through the rotation by r
-        (the instructions, comparisons and operand values stay: they are the same on every
-        rank, which the symmetry check made sure of)."""
-        rot = self.symmetry.rot[r]
-        memo = self._images.setdefault(r, {0: 0})
+    def _image(self, f: _Future, key, rot) -> _Future:
+        """Rank 0's future `f` renamed onto rank r (key r, rot the rotation by r), or block
+        a's renamed onto block b (key (r, a, b), rot their transposition): every element
+        through `rot` (the instructions, comparisons and operand values stay: they are the
+        same on every rank and every block of a class, which the symmetry check made sure of)."""
+        memo = self._images.setdefault(key, {0: 0})
 
         def image(m: int) -> int:
             out = memo.get(m)

@@ -325,13 +325,27 @@ def analyse(program: ir.Program, analysis, atomic_waits: bool = False) -> _Typin
 
 
 class Symmetry:
-    """The rotations r -> r + k (mod N) of the ranks, for a system they leave invariant."""
+    """The rotations r -> r + k (mod N) of the ranks, for a system they leave invariant. Its
+    group elements are the ints k; `Blocks` (below) adds block permutations."""
 
     group = "rotation"
+    identity = 0
 
     @classmethod
-    def of(cls, system) -> tuple["Symmetry | None", list[Reason]]:
-        """The symmetry of `system`, or None and the reasons it has none."""
+    def of(cls, system) -> tuple["Symmetry | Blocks | None", list[Reason]]:
+        """The symmetry of `system` (the rank rotation, the block permutations, or both), or
+        None and the reasons it has none (the rank reasons first, then the block reasons)."""
+        rotation, reasons = cls.rotation_of(system)
+        blocks, why_not = Blocks.of(system, rotation)
+        if blocks is not None:
+            return blocks, reasons
+        if rotation is not None:
+            return rotation, why_not
+        return None, reasons + why_not
+
+    @classmethod
+    def rotation_of(cls, system) -> tuple["Symmetry | None", list[Reason]]:
+        """The rank rotation of `system`, or None and the reasons it has none."""
         if system.lines:
             return None, [Reason(None, "--set-granularity line is not reduced by symmetry")]
         typing = analyse(system.program, system.analysis, system.atomic_waits)
@@ -342,6 +356,20 @@ class Symmetry:
         if problem:
             return None, [Reason(None, problem)]
         return sym, []
+
+    @property
+    def rotation(self) -> "Symmetry":
+        return self
+
+    # the group of the rotations: k after j is j + k
+    def apply(self, state, k: int):
+        return self.rotate(state, k)
+
+    def compose(self, a: int, b: int) -> int:
+        return (a + b) % self.R
+
+    def inverse(self, k: int) -> int:
+        return (-k) % self.R
 
     def __init__(self, system, typing: _Typing):
         self.system = system
@@ -521,3 +549,594 @@ class Symmetry:
         if i == -1:
             return i
         return -2 - ((-2 - i + k) % self.R)
+
+
+# ---------------------------------------------------------------- blocks
+
+BLOCK = "block"
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+
+
+class _BlockTyping:
+    """Which blocks of a rank are interchangeable, from the typed IR: every value is typed
+    *block* (`block` itself) or *number*. A block may be compared with a constant (which cuts
+    the blocks into intervals: `block == 0` sets block 0 apart, `block < 2` blocks 0-1 from
+    the others), compared with `block` by == and !=, used as a condition (`block != 0`), and
+    index a signal dimension of size nblocks (which then stands for blocks: indexed by
+    blocks and constants only). Anything else that sees a block (arithmetic, a local that
+    holds it, a value written into a signal, a loop counter indexing a block dimension)
+    refuses the symmetry with its location."""
+
+    def __init__(self, program: ir.Program, atomic_waits: bool):
+        self.program = program
+        self.B = program.nblocks
+        self.atomic_waits = atomic_waits
+        self.cuts = {0, self.B}
+        self.dims: dict = {}  # (signal name, dim) -> {"block": span, "const": {values}, "other": span}
+        self.signals: dict = {}  # signal name -> SignalInfo
+        self.slices: list = []  # (signal, dim, selector, span, several elements read in order)
+        self.laid_out: dict = {}  # signal name -> span of a declared view on it
+        self.remote = None  # span of the first view whose block index is on another rank
+        self.reasons: list[Reason] = []
+
+    def reject(self, span, message) -> None:
+        if len(self.reasons) < 50:
+            r = Reason(span, message)
+            if r not in self.reasons:
+                self.reasons.append(r)
+
+    def cut(self, c: int) -> None:
+        if 0 < c < self.B:
+            self.cuts.add(c)
+
+    def expr(self, e) -> str:
+        if isinstance(e, ir.Builtin):
+            return BLOCK if e.name == "block" else NUMBER
+        if isinstance(e, (ir.Const, ir.Local)):
+            return NUMBER
+        if isinstance(e, ir.Unary):
+            if e.op in ("!", "bool"):
+                self.cond(e.operand)
+            else:
+                self.number(e.operand, f"`{e.op}` applied to a block number")
+            return NUMBER
+        if isinstance(e, ir.Select):
+            self.cond(e.test)
+            self.number(e.then, "a block number chosen by `?:`")
+            self.number(e.orelse, "a block number chosen by `?:`")
+            return NUMBER
+        if isinstance(e, ir.Binary):
+            return self.binary(e)
+        if isinstance(e, ir.ArrayRead):
+            self.number(e.index, "a block number as the index of a local array")
+            return NUMBER
+        self.reject(getattr(e, "span", None), "an expression the block symmetry check does not know")
+        return NUMBER
+
+    def number(self, e, why: str) -> None:
+        if self.expr(e) == BLOCK:
+            self.reject(e.span, why)
+
+    def cond(self, e) -> None:
+        """`e` used as a condition: a bare block number means `block != 0`."""
+        if self.expr(e) == BLOCK:
+            self.cut(0)
+            self.cut(1)
+
+    def binary(self, e: ir.Binary) -> str:
+        op = e.op
+        if op in ("&&", "||"):
+            self.cond(e.left)
+            self.cond(e.right)
+            return NUMBER
+        a, b = self.expr(e.left), self.expr(e.right)
+        if BLOCK not in (a, b):
+            return NUMBER
+        if op in _FLIP:
+            if a == b == BLOCK:
+                if op not in ("==", "!="):
+                    self.reject(e.span, "orders two block numbers, which renaming the blocks does not preserve")
+                return NUMBER
+            c, op = (e.right, op) if a == BLOCK else (e.left, _FLIP[op])
+            if not isinstance(c, ir.Const):
+                self.reject(e.span, "compares a block number with a value that is not a constant "
+                                    "(a counter, a signal value), which renaming the blocks does not preserve")
+                return NUMBER
+            v = c.value
+            if op in ("==", "!="):
+                self.cut(v)
+                self.cut(v + 1)
+            else:
+                self.cut(v if op in ("<", ">=") else v + 1)
+            return NUMBER
+        self.reject(e.span, f"uses a block number in `{op}`, which renaming the blocks does not preserve "
+                            f"(only comparisons with constants and block indices do)")
+        return NUMBER
+
+    def use(self, sig, d: int, kind: str, value) -> None:
+        u = self.dims.setdefault((sig.name, d), {"block": None, "const": set(), "other": None})
+        self.signals[sig.name] = sig
+        if kind == "const":
+            u["const"].add(value)
+        elif u[kind] is None:
+            u[kind] = value
+
+    def view(self, v: ir.View, in_order: bool) -> None:
+        """`in_order`: a read of several elements, one at a time in index order."""
+        sig = v.signal
+        self.signals[sig.name] = sig
+        if v.at is not None:
+            self.number(v.at, "a block number as a rank")
+        own = v.at is None or (isinstance(v.at, ir.Builtin) and v.at.name == "rank")
+        if v.layout is not None:
+            self.laid_out.setdefault(sig.name, v.span)
+            for sel in v.selectors:
+                for x in ((sel.expr,) if isinstance(sel, ir.Index) else (sel.start, sel.stop, sel.step)):
+                    if x is not None:
+                        self.number(x, "a block number indexes a declared view")
+            return
+        for d in range(len(sig.dims)):
+            sel = v.selectors[d] if d < len(v.selectors) else None
+            if isinstance(sel, ir.Index):
+                t = self.expr(sel.expr)
+                if t == BLOCK:
+                    self.use(sig, d, "block", sel.span)
+                    if not own and self.remote is None:
+                        self.remote = sel.span
+                elif isinstance(sel.expr, ir.Const):
+                    self.use(sig, d, "const", sel.expr.value)
+                else:
+                    self.use(sig, d, "other", sel.span)
+            else:
+                for x in ((sel.start, sel.stop, sel.step) if sel is not None else ()):
+                    if x is not None:
+                        self.number(x, "a block number as a slice bound")
+                self.slices.append((sig, d, sel, sel.span if sel is not None else v.span, in_order))
+
+    def instr(self, ins) -> None:
+        if isinstance(ins, ir.Assign):
+            self.number(ins.value, "a local holds a block number, which is not renamed with the blocks")
+        elif isinstance(ins, ir.Choose):
+            self.number(ins.lo, "a block number as a bound of any()")
+            self.number(ins.hi, "a block number as a bound of any()")
+        elif isinstance(ins, (ir.Branch, ir.Assert, ir.Observe)):
+            self.cond(ins.cond)
+        elif isinstance(ins, ir.Notify):
+            self.view(ins.view, False)
+            self.number(ins.value, "a block number written into a signal")
+        elif isinstance(ins, (ir.Wait, ir.Test)):
+            self.view(ins.view, not self.atomic_waits)
+            self.number(ins.value, "a block number as a wait operand")
+        elif isinstance(ins, ir.Reset):
+            self.view(ins.view, False)
+        elif isinstance(ins, (ir.Load, ir.Store, ir.FetchAdd, ir.Cas)):
+            self.view(ins.view, True)
+            for x in (getattr(ins, "value", None), getattr(ins, "expected", None), getattr(ins, "new", None)):
+                if x is not None:
+                    self.number(x, "a block number written into a signal")
+        elif isinstance(ins, (ir.Copy, ir.Access, ir.WaitEvent, ir.TestEvent)):
+            self.reject(ins.span, "data statements are not reduced by symmetry")
+        elif isinstance(ins, (ir.Jump, ir.Return, ir.Launch, ir.Join, ir.HostBarrier, ir.Fence, ir.BlockBarrier)):
+            pass
+        else:
+            self.reject(ins.span, f"a statement the block symmetry check does not know ({type(ins).__name__})")
+
+    def run(self) -> None:
+        for code in (self.program.host, self.program.kernel):
+            for ins in code.instrs:
+                self.instr(ins)
+        block_dims: dict = {}
+        for (name, d), u in sorted(self.dims.items()):
+            if u["block"] is None:
+                continue
+            sig = self.signals[name]
+            if sig.dims[d] != self.B:
+                self.reject(u["block"], f"a block number indexes dimension {d + 1} of `{name}`, whose size is not nblocks")
+            if u["other"] is not None:
+                self.reject(u["other"], f"dimension {d + 1} of `{name}` is indexed by a block number at {u['block']} "
+                                        f"and by a counted or computed number here, which renaming the blocks "
+                                        f"does not preserve")
+            if name in self.laid_out:
+                self.reject(self.laid_out[name], f"a declared view on `{name}`, whose dimension {d + 1} "
+                                                 f"stands for blocks")
+            if name in block_dims:
+                self.reject(u["block"], f"`{name}` has two dimensions indexed by block numbers")
+            block_dims[name] = d
+            for c in u["const"]:
+                self.cut(c)
+                self.cut(c + 1)
+        for sig, d, sel, span, in_order in self.slices:
+            if block_dims.get(sig.name) != d:
+                continue
+            bounds = (0, self.B, 1) if sel is None else tuple(
+                default if x is None else (x.value if isinstance(x, ir.Const) else None)
+                for x, default in ((sel.start, 0), (sel.stop, self.B), (sel.step, 1)))
+            if None in bounds or bounds[2] != 1:
+                self.reject(span, f"a slice of the block dimension of `{sig.name}` with a computed bound or a step")
+                continue
+            if in_order and bounds[1] - bounds[0] > 1:
+                self.reject(span, "a hardware wait reads the elements of a block dimension in index order, which "
+                                  "renaming the blocks does not preserve (use --atomic-waits if the wait is one read)")
+            self.cut(bounds[0])
+            self.cut(bounds[1])
+        self.block_dims = block_dims
+
+    def classes(self) -> tuple:
+        """The intervals (lo, hi) of at least two blocks that no statement tells apart."""
+        cuts = sorted(self.cuts)
+        return tuple((lo, hi) for lo, hi in zip(cuts, cuts[1:]) if hi - lo > 1)
+
+
+class Blocks:
+    """The permutations of interchangeable blocks (model/symmetry.py `_BlockTyping`), with the
+    rank rotation if the system has that too. A group element is (k, perms): perms is None
+    (no block moves) or, per rank r, None or the tuple p with block b of rank r renamed p[b];
+    the state is renamed by perms first and then rotated by k. Blocks whose block-indexed
+    signals are all on their own rank are permuted independently on every rank; otherwise
+    one permutation renames the blocks of every rank alike."""
+
+    group = "blocks"
+
+    @classmethod
+    def of(cls, system, rotation: Symmetry | None) -> tuple["Blocks | None", list[Reason]]:
+        program = system.program
+        if program.nblocks < 2:
+            return None, []
+        if system.lines:
+            return None, []
+        if program.buffers:
+            return None, [Reason(program.buffers[0].span, "data buffers: the happens-before clocks are not "
+                                                          "renamed, so programs with buffers are not reduced")]
+        typing = _BlockTyping(program, system.atomic_waits)
+        typing.run()
+        if typing.reasons:
+            return None, typing.reasons
+        classes = typing.classes()
+        if not classes:
+            return None, [Reason(None, "every block is told apart by a comparison with a constant")]
+        sym = cls(system, typing, classes, rotation)
+        problem = sym._consistent()
+        if problem:
+            return None, [Reason(None, problem)]
+        return sym, []
+
+    def __init__(self, system, typing: _BlockTyping, classes: tuple, rotation: Symmetry | None):
+        self.system = system
+        self.rotation = rotation
+        self.classes = classes
+        self.per_rank = typing.remote is None
+        R, B, E = system.R, system.B, system.E
+        self.R, self.B, self.E = R, B, E
+        self.identity = (0, None)
+        program = system.program
+        # the block-indexed elements of one rank: (offset of block 0's element, stride)
+        fams = []
+        for sig in program.signals:
+            d = typing.block_dims.get(sig.name)
+            if d is None:
+                continue
+            stride = 1
+            for size in sig.dims[d + 1:]:
+                stride *= size
+            for flat in range(sig.size):
+                if sig.index_of(flat)[d] == 0:
+                    fams.append((sig.offset + flat, stride))
+        self.fams = tuple(fams)
+        # per rank and block: the slices of the signal vector that hold the block's elements
+        runs = []  # per signal with a block dimension: (offset, outer count, inner size)
+        for sig in program.signals:
+            d = typing.block_dims.get(sig.name)
+            if d is not None:
+                outer, inner = 1, 1
+                for size in sig.dims[:d]:
+                    outer *= size
+                for size in sig.dims[d + 1:]:
+                    inner *= size
+                runs.append((sig.offset, outer, inner))
+        self.slices = []
+        for r in range(R):
+            per_block = []
+            for b in range(B):
+                out = []
+                for off, outer, inner in runs:
+                    start = r * E + off
+                    if inner == 1:
+                        out.append(slice(start + b, start + outer * B, B))
+                    else:
+                        out += [slice(start + (o * B + b) * inner, start + (o * B + b + 1) * inner)
+                                for o in range(outer)]
+                per_block.append(tuple(out))
+            self.slices.append(tuple(per_block))
+        self.G = system.G
+        gslot = system.ghost_slot
+        self.granges = system.marks.ranges if self.G else [(0, 0)] * R
+        # per rank: the ghost slots that are block-indexed elements, as (family, block)
+        self.gfam = []
+        for r in range(R):
+            out = []
+            for f, (base, stride) in enumerate(fams):
+                for b in range(B):
+                    g = gslot.get(r * E + base + b * stride)
+                    if g is not None:
+                        out.append((g, f, b))
+            self.gfam.append(tuple(out))
+        self._bits: dict = {}  # (mark, perm) -> the mark with its block readers renamed
+        self._swaps: dict = {}  # (rank, a, b) -> `swap`
+        self._relative = rotation is not None and rotation.any_rank_slots  # keys renamed relative to their rank
+
+    def first_of(self, b: int) -> int:
+        """The first block of b's class (b itself if no other block is like it)."""
+        for lo, hi in self.classes:
+            if lo <= b < hi:
+                return lo
+        return b
+
+    def swap(self, r: int, a: int, b: int) -> tuple:
+        """Where each element position goes when blocks a and b of rank r (of every rank, if
+        one permutation renames them all) trade places."""
+        key = (r, a, b)
+        table = self._swaps.get(key)
+        if table is None:
+            p = list(range(self.B))
+            p[a], p[b] = b, a
+            image = self._position_map(self._one(r, tuple(p)))
+            table = tuple(image.get(q, q) for q in range(self.R * self.E))
+            self._swaps[key] = table
+        return table
+
+    def describe(self) -> str:
+        names = ", ".join(f"{lo}-{hi - 1}" for lo, hi in self.classes)
+        where = "on each rank" if self.per_rank else "alike on every rank"
+        blocks = f"permutations of blocks {names} {where}"
+        return f"{self.rotation.describe()} and {blocks}" if self.rotation is not None else blocks
+
+    # ------------------------------------------------------------ the tables
+
+    def _generators(self):
+        """Per rank (or None: every rank alike), each transposition of two neighbouring blocks
+        of a class: (rank, perm)."""
+        for lo, hi in self.classes:
+            for b in range(lo, hi - 1):
+                p = list(range(self.B))
+                p[b], p[b + 1] = b + 1, b
+                yield tuple(p)
+
+    def _consistent(self) -> str | None:
+        """A second look at the system's own tables: renaming must map them onto themselves."""
+        s = self.system
+        if not self.G:
+            return None
+        for p in self._generators():
+            for r in range(self.R):
+                perms = self._one(r, p)
+                image = self._position_map(perms)
+                if any(image.get(q, q) not in s.ghost_slot for q in s.ghost_positions):
+                    return "the lost-notification bookkeeping is not the same for every block"
+                for (is_host, rr, b), per_pc in s.ghost_reads.items():
+                    other = s.ghost_reads[(is_host, rr, b if is_host or perms[rr] is None else p[b])]
+                    for g_here, g_there in zip(per_pc, other):
+                        mapped = 0
+                        for g in range(self.G):
+                            if (g_here >> g) & 1:
+                                q = s.ghost_positions[g]
+                                mapped |= 1 << s.ghost_slot[image.get(q, q)]
+                        if mapped != g_there:
+                            return "the blocks may read different elements"
+                if not self.per_rank:
+                    break
+        return None
+
+    def _one(self, r: int, p: tuple):
+        return tuple(p for _ in range(self.R)) if not self.per_rank else \
+            tuple(p if q == r else None for q in range(self.R))
+
+    def _position_map(self, perms) -> dict:
+        out = {}
+        E = self.E
+        for r, p in enumerate(perms):
+            if p is None:
+                continue
+            for base, stride in self.fams:
+                for b in range(self.B):
+                    if p[b] != b:
+                        out[r * E + base + b * stride] = r * E + base + p[b] * stride
+        return out
+
+    # ------------------------------------------------------------ the group
+
+    def compose(self, a, b):
+        """a after b."""
+        k2, p2 = a
+        k1, p1 = b
+        R = self.R
+        k = (k1 + k2) % R
+        if p1 is None and p2 is None:
+            return (k, None)
+        out = []
+        for r in range(R):
+            x = p1[r] if p1 is not None else None
+            y = p2[(r + k1) % R] if p2 is not None else None
+            if y is None:
+                out.append(x)
+            elif x is None:
+                out.append(y)
+            else:
+                out.append(tuple(y[x[i]] for i in range(self.B)))
+        return (k, tuple(out))
+
+    def inverse(self, g):
+        k, p = g
+        R = self.R
+        if p is None:
+            return ((-k) % R, None)
+        out = []
+        for r in range(R):
+            x = p[(r - k) % R]
+            if x is None:
+                out.append(None)
+            else:
+                inv = [0] * self.B
+                for i, j in enumerate(x):
+                    inv[j] = i
+                out.append(tuple(inv))
+        return ((-k) % R, tuple(out))
+
+    def apply(self, state, g):
+        k, perms = g
+        if perms is not None:
+            state = self.permute(state, perms)
+        return self.rotation.rotate(state, k) if k else state
+
+    def process(self, i: int, g) -> int:
+        k, perms = g
+        if i >= self.R and perms is not None:
+            r, b = divmod(i - self.R, self.B)
+            p = perms[r]
+            if p is not None:
+                i = self.R + r * self.B + p[b]
+        return self.rotation.process(i, k) if self.rotation is not None else i
+
+    def label(self, state, label: int, g) -> int:
+        """The label of the step `label` of `state`, renamed by g (a step of the renamed state)."""
+        n = self.system.nprocs
+        if label < 0:
+            return self.process(label, g)
+        i, alt = label % n, label // n
+        rot = self.rotation
+        if rot is not None:
+            entry = state.procs[i]
+            if entry is not None and entry[0] in rot.rank_choices[i < self.R]:
+                alt = (alt + g[0]) % self.R
+        return self.process(i, g) + alt * n
+
+    # ------------------------------------------------------------ states
+
+    def _mark(self, m: int, p: tuple) -> int:
+        """A ghost mark with its block readers renamed by p (bit 1 + k*B + b: block b)."""
+        key = (m, p)
+        out = self._bits.get(key)
+        if out is None:
+            B = self.B
+            out, rest, j = m & 1, m >> 1, 0
+            while rest:
+                if rest & 1:
+                    k, b = divmod(j, B)
+                    out |= 1 << (1 + k * B + p[b])
+                rest >>= 1
+                j += 1
+            if len(self._bits) > 100_000:
+                self._bits.clear()
+            self._bits[key] = out
+        return out
+
+    def permute(self, state, perms):
+        """The state with block b of rank r renamed perms[r][b]."""
+        R, B, E = self.R, self.B, self.E
+        old_p, old_s, old_g = state.procs, state.signals, state.ghost
+        procs, sig = list(old_p), list(old_s)
+        ghost = list(old_g) if self.G else None
+        for r, p in enumerate(perms):
+            if p is None:
+                continue
+            base = R + r * B
+            for b in range(B):
+                procs[base + p[b]] = old_p[base + b]
+            rE = r * E
+            where = self.slices[r]
+            for b in range(B):
+                if p[b] != b:
+                    for src, dst in zip(where[b], where[p[b]]):
+                        sig[dst] = old_s[src]
+            if ghost is not None:
+                lo, hi = self.granges[r]
+                for g in range(lo, hi):
+                    ghost[g] = self._mark(old_g[g], p)
+                moved = {}
+                for g, f, b in self.gfam[r]:
+                    moved[g] = ghost[g]
+                for g, f, b in self.gfam[r]:
+                    base_f, stride = self.fams[f]
+                    ghost[self.system.ghost_slot[rE + base_f + p[b] * stride]] = moved[g]
+        return state._replace(procs=tuple(procs), signals=tuple(sig),
+                              ghost=tuple(ghost) if ghost is not None else old_g)
+
+    def _keys(self, state, r: int, rel: int, bits: bool) -> list:
+        """The sort key of each block of rank r: its entry (rank-typed locals renamed by -rel),
+        its block-indexed signal values, and (`bits`) its reader bits in the rank's marks."""
+        B = self.B
+        base = self.R + r * B
+        keys = [() if e is None else e for e in state.procs[base:base + B]]
+        if rel and self._relative:
+            renamed = self.rotation.renamed
+            keys = [e if not e else renamed(e, False, -rel) for e in keys]
+        if self.fams:
+            sig = state.signals
+            for b, sl in enumerate(self.slices[r]):
+                vals = sig[sl[0]]
+                for one in sl[1:]:
+                    vals += sig[one]
+                keys[b] = (keys[b], vals)
+        if bits:
+            lo, hi = self.granges[r]
+            marks = state.ghost[lo:hi]
+            for b in range(B):
+                out = []
+                for m in marks:
+                    m, v, j = m >> (1 + b), 0, 0
+                    while m:
+                        v |= (m & 1) << j
+                        m >>= B
+                        j += 1
+                    out.append(v)
+                keys[b] = (keys[b], tuple(out))
+        return keys
+
+    def _sorting(self, keys) -> tuple | None:
+        """The permutation that sorts each class by its keys (None: it is the identity)."""
+        p = None
+        for lo, hi in self.classes:
+            part = keys[lo:hi]
+            if all(part[j] >= part[j + 1] for j in range(len(part) - 1)):
+                continue
+            order = sorted(range(hi - lo), key=part.__getitem__, reverse=True)
+            for j, b in enumerate(order):
+                if b != j:
+                    if p is None:
+                        p = list(range(self.B))
+                    p[lo + b] = lo + j
+        return tuple(p) if p is not None else None
+
+    def canon_k(self, state):
+        """(the representative of the state's orbit, the g with representative = apply(state, g)).
+        Per rank, each class of blocks is sorted by its keys (most advanced first), then the
+        ranks are rotated to the least rotation. With one permutation for every rank, the
+        ranks are rotated first and the blocks then sorted by their keys on every rank, in
+        rank order: one representative per orbit where the rotation does not depend on the
+        order of the blocks, and always a state of the orbit."""
+        for p in state.procs:
+            if p is not None and p[1] < 0:  # a process that spins in a local loop keeps its stale locals
+                return state, self.identity
+        R, G = self.R, self.G
+        ghost = state.ghost
+        bits = [any(ghost[lo:hi]) for lo, hi in self.granges] if G else [False] * R
+        if self.per_rank:
+            perms = [self._sorting(self._keys(state, r, r, bits[r])) for r in range(R)]
+            perms = tuple(perms) if any(p is not None for p in perms) else None
+        else:
+            # one permutation for every rank: it commutes with the rotation, which goes first
+            k = 0
+            if self.rotation is not None:
+                state, k = self.rotation.canon_k(state)
+                ghost = state.ghost
+                bits = [any(ghost[lo:hi]) for lo, hi in self.granges] if G else bits
+            p = self._sorting(list(zip(*(self._keys(state, r, 0, bits[r]) for r in range(R)))))
+            perms = tuple(p for _ in range(R)) if p is not None else None
+            return (self.permute(state, perms) if perms is not None else state), (k, perms)
+        s1 = self.permute(state, perms) if perms is not None else state
+        if self.rotation is None:
+            return s1, (0, perms)
+        rep, k = self.rotation.canon_k(s1)
+        return rep, (k, perms)
+
+    def canon(self, state):
+        return self.canon_k(state)[0]

@@ -50,7 +50,7 @@ def test_a_claimed_rotation_is_real_with_atomic_tensor_waits(text):
 @settings(FAST, max_examples=100)
 @given(symmetric_specs(break_it=True))
 def test_a_statement_that_breaks_the_symmetry_is_refused_with_its_location(text):
-    sym, reasons = Symmetry.of(System(compile_text(text)))
+    sym, reasons = Symmetry.rotation_of(System(compile_text(text)))
     assert sym is None
     assert any(r.span is not None and r.span.line > 0 for r in reasons)
 

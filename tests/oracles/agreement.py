@@ -215,7 +215,7 @@ def _event_kinds(step, sym, k):
 
 def symmetry_is_real(text: str, atomic_waits: bool = False) -> Symmetry | None:
     system = System(compile_text(text), Semantics(tensor_wait="atomic" if atomic_waits else "pass"))
-    sym, reasons = Symmetry.of(system)
+    sym, reasons = Symmetry.rotation_of(system)
     if sym is None:
         assert reasons and all(r.message for r in reasons)
         return None
@@ -254,3 +254,46 @@ def symmetric_agrees(text: str, atomic_waits: bool = False) -> None:
                 assert result.stats.states <= everything
                 for v in result.violations:
                     replay(ref, v)
+
+
+def blocks_are_real(text: str, atomic_waits: bool = False):
+    """The block permutations (model/symmetry.py `Blocks`) that the detector claims, checked on
+    the whole unreduced graph: each generator (a transposition of two neighbouring blocks of
+    a class, on one rank or on every rank alike, and the rotation by one rank if there is
+    one) maps every reachable state to a reachable state and its successors, with their
+    processes and events, onto the image's successors; the group's composition and inverse
+    act as they say; each state's representative is in its orbit, and with a permutation
+    per rank it is the same for every image of the state under a generator."""
+    system = System(compile_text(text), Semantics(tensor_wait="atomic" if atomic_waits else "pass"))
+    sym, reasons = Symmetry.of(system)
+    if sym is None or sym.group != "blocks":
+        reject()
+    try:
+        graph = reachable(system)
+    except TooLarge:
+        reject()
+    gens = []
+    for p in sym._generators():
+        if sym.per_rank:
+            gens += [(0, sym._one(r, p)) for r in range(sym.R)]
+        else:
+            gens.append((0, sym._one(0, p)))
+    if sym.rotation is not None:
+        gens.append((1, None))
+    for s, steps in graph.items():
+        for g in gens:
+            image = sym.apply(s, g)
+            assert image in graph, f"a renamed reachable state is not reachable ({g})"
+            want = Counter((sym.apply(t.next, g), sym.process(t.process, g), _event_kinds(t, sym, g)) for t in steps)
+            have = Counter((t.next, t.process, _event_kinds(t, sym, sym.identity)) for t in graph[image])
+            assert want == have, f"renaming by {g} does not map the successors onto the successors"
+            back = sym.apply(image, sym.inverse(g))
+            assert back == s, "the inverse does not undo the renaming"
+        if len(gens) > 1:
+            a, b = gens[0], gens[-1]
+            assert sym.apply(sym.apply(s, a), b) == sym.apply(s, sym.compose(b, a)), "composition is not renaming twice"
+        rep, g = sym.canon_k(s)
+        assert rep == sym.apply(s, g), "the representative is not the state renamed"
+        if sym.per_rank:
+            assert all(sym.canon(sym.apply(s, h)) == rep for h in gens), "two representatives for one orbit"
+    return sym

@@ -1109,10 +1109,11 @@ class Blocks:
     def canon_k(self, state):
         """(the representative of the state's orbit, the g with representative = apply(state, g)).
         Per rank, each class of blocks is sorted by its keys (most advanced first), then the
-        ranks are rotated to the least rotation. With one permutation for every rank, the
-        ranks are rotated first and the blocks then sorted by their keys on every rank, in
-        rank order: one representative per orbit where the rotation does not depend on the
-        order of the blocks, and always a state of the orbit."""
+        ranks are rotated to the least rotation. With one permutation for every rank and the
+        rotation, a block's key is the sorted tuple of its keys on every rank, which rotating
+        does not change. Either way the keys do not change under the rotation and a sorted
+        state sorts to itself, so the representative of a representative is itself (the
+        explorer and the trace rebuild rely on that)."""
         for p in state.procs:
             if p is not None and p[1] < 0:  # a process that spins in a local loop keeps its stale locals
                 return state, self.identity
@@ -1123,15 +1124,14 @@ class Blocks:
             perms = [self._sorting(self._keys(state, r, r, bits[r])) for r in range(R)]
             perms = tuple(perms) if any(p is not None for p in perms) else None
         else:
-            # one permutation for every rank: it commutes with the rotation, which goes first
-            k = 0
-            if self.rotation is not None:
-                state, k = self.rotation.canon_k(state)
-                ghost = state.ghost
-                bits = [any(ghost[lo:hi]) for lo, hi in self.granges] if G else bits
-            p = self._sorting(list(zip(*(self._keys(state, r, 0, bits[r]) for r in range(R)))))
+            rot = self.rotation is not None
+            some = any(bits)  # one shape of key on every rank (they are compared with each other)
+            per_rank = [self._keys(state, r, r if rot else 0, some) for r in range(R)]
+            keys = list(zip(*per_rank))
+            if rot:
+                keys = [tuple(sorted(k)) for k in keys]
+            p = self._sorting(keys)
             perms = tuple(p for _ in range(R)) if p is not None else None
-            return (self.permute(state, perms) if perms is not None else state), (k, perms)
         s1 = self.permute(state, perms) if perms is not None else state
         if self.rotation is None:
             return s1, (0, perms)

@@ -289,11 +289,15 @@ def blocks_are_real(text: str, atomic_waits: bool = False):
             assert want == have, f"renaming by {g} does not map the successors onto the successors"
             back = sym.apply(image, sym.inverse(g))
             assert back == s, "the inverse does not undo the renaming"
-        if len(gens) > 1:
-            a, b = gens[0], gens[-1]
-            assert sym.apply(sym.apply(s, a), b) == sym.apply(s, sym.compose(b, a)), "composition is not renaming twice"
+        for a in gens:
+            for b in gens:
+                ab = sym.compose(b, a)
+                assert sym.apply(sym.apply(s, a), b) == sym.apply(s, ab), "composition is not renaming twice"
+                assert sym.apply(sym.apply(s, ab), sym.inverse(ab)) == s, "the inverse does not undo a composition"
         rep, g = sym.canon_k(s)
         assert rep == sym.apply(s, g), "the representative is not the state renamed"
+        assert sym.canon_k(rep) == (rep, sym.canon_k(rep)[1]) and sym.canon(rep) == rep, \
+            "the representative of a representative is another state"
         if sym.per_rank:
             assert all(sym.canon(sym.apply(s, h)) == rep for h in gens), "two representatives for one orbit"
     return sym

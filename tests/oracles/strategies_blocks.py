@@ -4,7 +4,8 @@ symmetry tests, tests/model/test_block_symmetry.py).
 `block_specs()` draws the shapes of multi-block kernels: arrival counters on the own rank or
 a neighbour, flags indexed by `block` (on the own rank, so that each rank's blocks are
 permuted on their own, or on another rank, so that one permutation renames every rank's
-blocks), a leader told apart by `block == 0` (or `block < 1`, or `if (block)`), an element
+blocks), a block's own flag Set, read and cleared (a pending notification whose mark moves
+with its block), a leader told apart by `block == 0` (or `block < 1`, or `if (block)`), an element
 at a fixed block index, block barriers, TTEST branches, Sets that can overwrite an unread
 value and EQ waits that can deadlock, asserts that can fail, and hosts that launch twice
 with a reset between. With `break_it` one statement breaks the symmetry the way real
@@ -44,7 +45,7 @@ def block_specs(draw, break_it: bool = False) -> str:
 
     def stmt() -> str:
         kind = draw(st.sampled_from(("add", "add", "wait", "fset", "fwait", "gset", "gwait", "test", "fixed",
-                                     "barrier", "assert")))
+                                     "barrier", "assert", "handoff")))
         v = draw(st.sampled_from(values))
         if kind == "add":
             return f"TNOTIFY(c @ {draw(st.sampled_from(('rank', 'next')))}, 1, AtomicAdd);"
@@ -63,6 +64,9 @@ def block_specs(draw, break_it: bool = False) -> str:
             return f"if (TTEST(c, {v}, GE)) {{ TNOTIFY(g, {v}, Set); }} else {{ TNOTIFY(c, 1, AtomicAdd); }}"
         if kind == "fixed":
             return "TWAIT(f[0], 1, GE);" if draw(st.booleans()) else "TNOTIFY(f[0] @ next, 1, AtomicAdd);"
+        if kind == "handoff":  # a block's own flag, Set, read and cleared: a pending mark that moves with it
+            at = " @ next" if remote else ""
+            return f"TNOTIFY(f[block]{at}, {v}, Set); TWAIT(f[block], {v}, EQ); TNOTIFY(f[block]{at}, 0, Set);"
         if kind == "barrier":
             return "block_barrier;"
         return f"assert(TTEST(g, {v}, NE) || TTEST(c, 1, GE));"

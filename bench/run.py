@@ -43,10 +43,12 @@ class Case:
     strip_expect: bool = False  # both tools get the spec without its `expect` lines (--fail-fast stops only
     #                             at an unexpected violation)
     unreduced: bool = False  # sigproof with --no-por --no-symmetry (the engine against pan state for state)
+    symmetry_only: bool = False  # sigproof with --no-por: what the symmetries alone (rotation, blocks) store
 
 
-def _case(name, spec, search="bfs", long=False, spin_spec=None, strip_expect=False, unreduced=False, **params):
-    return Case(name, spec, tuple(params.items()), search, long, spin_spec, strip_expect, unreduced)
+def _case(name, spec, search="bfs", long=False, spin_spec=None, strip_expect=False, unreduced=False,
+          symmetry_only=False, **params):
+    return Case(name, spec, tuple(params.items()), search, long, spin_spec, strip_expect, unreduced, symmetry_only)
 
 
 CASES = (
@@ -85,6 +87,9 @@ CASES = (
     _case("field: DeepEP barrier_block N=8", "specs/field/deepep_barrier.sig", N=8),
     _case("field: vLLM custom all-reduce 8x2", "specs/field/vllm_allreduce.sig", N=8, B=2),
     _case("field: vLLM custom all-reduce 8x4", "specs/field/vllm_allreduce.sig", N=8, B=4),
+    # the symmetries alone (--no-por): the rank rotation and the block permutations (docs/trust.md 3b'')
+    _case("field: SYNCALL 2x6 symmetry only", "specs/field/syncall.sig", N=2, B=6, K=2, symmetry_only=True),
+    _case("field: vLLM 2x4 symmetry only", "specs/field/vllm_allreduce.sig", N=2, B=4, L=1, symmetry_only=True),
     # the families of the scale issue (19): data and ordering, polling, asymmetric roots, launches
     _case("data two-level 3x2", "specs/data_barrier_two_level.sig", N=3, B=2,
           spin_spec="bench/specs/data_two_level_skeleton.sig"),
@@ -200,6 +205,8 @@ def run_sigproof(case: Case, timeout: float, memory_mib: int, work: Path, store:
         cmd += ["--dfs", "--fail-fast"]
     if case.unreduced:
         cmd += ["--no-por", "--no-symmetry"]
+    if case.symmetry_only:
+        cmd += ["--no-por"]
     m = measured(cmd, ROOT, timeout + 30)
     p, wall, peak = m.proc, m.wall, m.peak_mib
     if m.killed:
@@ -338,7 +345,7 @@ def row(case: Case, s: Run, p: Run | None, baseline: float | None) -> str:
     params = " ".join(f"{k}={v}" for k, v in case.params)
     notes = "; ".join(x for x in (s.note and f"sigproof: {s.note}", p and p.note and f"SPIN: {p.note}") if x)
     cells = [case.name, f"`{case.spec}` {params}", ("BFS (all states)" if case.search == "bfs" else "DFS, first error")
-             + (", unreduced" if case.unreduced else ""),
+             + (", unreduced" if case.unreduced else "") + (", symmetry only (--no-por)" if case.symmetry_only else ""),
              s.verdict, p.verdict if p else "-", _f(s.states, ","), _f(p and p.states, ","),
              _f(s.cpu, ".2f"), _f(s.seconds, ".2f"), _f(p and p.cpu, ".2f"), _f(p and p.search_cpu, ".2f"),
              ratio, ratio_pan, _f(us_s, ",.1f"), _f(us_p, ",.2f"), per_state_ratio,

@@ -29,6 +29,7 @@ reduced. Every rejection is kept with its location, for `--explain-symmetry`.
 from __future__ import annotations
 
 import bisect
+import operator
 from dataclasses import dataclass
 
 from model import ir
@@ -324,6 +325,16 @@ def analyse(program: ir.Program, analysis, atomic_waits: bool = False) -> _Typin
     return first
 
 
+def _picker(positions: tuple):
+    """A function from a tuple t to tuple(t[p] for p in positions)."""
+    if not positions:
+        return lambda t: ()
+    if len(positions) == 1:
+        (p,) = positions
+        return lambda t: (t[p],)
+    return operator.itemgetter(*positions)
+
+
 class Symmetry:
     """The rotations r -> r + k (mod N) of the ranks, for a system they leave invariant. Its
     group elements are the ints k; `Blocks` (below) adds block permutations."""
@@ -440,6 +451,12 @@ class Symmetry:
             if self.ghost_ok else []
         self.rel_procs = [(r,) + tuple(R + r * B + b for b in range(B)) for r in range(R)]
         self._same: dict = {None: None}  # a renamed process entry -> the one object kept for it
+        # the same tables as functions that pick those elements of a tuple, as a tuple (in C)
+        self._inv = [_picker(t) for t in self.inv]
+        self._ginv = [_picker(t) for t in self.ginv] if self.ghost_ok and self.G else []
+        self._rel_pos = [_picker(t) for t in self.rel_pos]
+        self._rel_ghost = [_picker(t) for t in self.rel_ghost]
+        self._rel_pick = [_picker(t) for t in self.rel_procs]
 
     def describe(self) -> str:
         return f"rotation of the {self.R} ranks"
@@ -492,9 +509,9 @@ class Symmetry:
         same = self._same.setdefault
         new_procs = tuple(same(e, e) for e in (self._entry(procs[pinv[i]], pinv[i] < R, k) for i in range(len(procs))))
         sig = state.signals
-        new_sig = tuple(sig[j] for j in self.inv[k])
+        new_sig = self._inv[k](sig)
         ghost = state.ghost
-        new_ghost = tuple(ghost[j] for j in self.ginv[k]) if self.G else ghost
+        new_ghost = self._ginv[k](ghost) if self.G else ghost
         launches = state.launches
         new_launches = tuple(launches[(r - k) % R] for r in range(R)) if launches else launches
         return state._replace(procs=new_procs, signals=new_sig, ghost=new_ghost, launches=new_launches)
@@ -508,14 +525,16 @@ class Symmetry:
         R = self.R
         sig, ghost, launches = state.signals, state.ghost, state.launches
         segs = []
+        renames = self.any_rank_slots
         for r in range(R):
-            ents = []
-            for i in self.rel_procs[r]:
-                e = procs[i]
-                ents.append(() if e is None else self._entry(e, i < R, -r))
-            seg = (tuple(ents), tuple(sig[p] for p in self.rel_pos[r]))
+            ents = self._rel_pick[r](procs)
+            if renames:
+                ents = tuple(() if e is None else self._entry(e, i < R, -r) for e, i in zip(ents, self.rel_procs[r]))
+            elif None in ents:
+                ents = tuple(() if e is None else e for e in ents)
+            seg = (ents, self._rel_pos[r](sig))
             if self.G:
-                seg += (tuple(ghost[g] for g in self.rel_ghost[r]),)
+                seg += (self._rel_ghost[r](ghost),)
             if launches:
                 seg += (launches[r],)
             segs.append(seg)
@@ -862,6 +881,7 @@ class Blocks:
             self.gfam.append(tuple(out))
         self._bits: dict = {}  # (mark, perm) -> the mark with its block readers renamed
         self._swaps: dict = {}  # (rank, a, b) -> `swap`
+        self._plain = [list(range(n)) for n in range(B + 1)]  # the identity order of n blocks
         self._relative = rotation is not None and rotation.any_rank_slots  # keys renamed relative to their rank
 
     def first_of(self, b: int) -> int:
@@ -1067,8 +1087,9 @@ class Blocks:
         base = self.R + r * B
         keys = [() if e is None else e for e in state.procs[base:base + B]]
         if rel and self._relative:
-            renamed = self.rotation.renamed
-            keys = [e if not e else renamed(e, False, -rel) for e in keys]
+            entry, has = self.rotation._entry, self.rotation.rslots[False]
+            k = -rel % self.R
+            keys = [entry(e, False, k) if e and has[e[0]] else e for e in keys]
         if self.fams:
             sig = state.signals
             for b, sl in enumerate(self.slices[r]):
@@ -1096,9 +1117,9 @@ class Blocks:
         p = None
         for lo, hi in self.classes:
             part = keys[lo:hi]
-            if all(part[j] >= part[j + 1] for j in range(len(part) - 1)):
-                continue
             order = sorted(range(hi - lo), key=part.__getitem__, reverse=True)
+            if order == self._plain[hi - lo]:
+                continue
             for j, b in enumerate(order):
                 if b != j:
                     if p is None:

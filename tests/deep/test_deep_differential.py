@@ -4,9 +4,10 @@ import pytest
 from hypothesis import given, settings
 from oracles.strategies import specs
 from oracles.strategies_symmetric import symmetric_specs
+from oracles.strategies_blocks import block_specs
 from oracles.strategies_data import data_por_specs, data_specs
-from oracles.agreement import (DEEP, DEEP_DATA, agree, data_agrees, data_reduced_agrees, reduced_agrees,
-                               symmetric_agrees, symmetry_is_real)
+from oracles.agreement import (DEEP, DEEP_DATA, agree, blocks_are_real, data_agrees, data_reduced_agrees,
+                               reduced_agrees, symmetric_agrees, symmetry_is_real)
 
 
 @pytest.mark.deep
@@ -55,6 +56,20 @@ def test_deep_claimed_rotations_are_real(text):
 @settings(DEEP, max_examples=600, derandomize=False, database=None)
 @given(symmetric_specs())
 def test_deep_symmetric_search_judges_like_the_reference(text):
+    symmetric_agrees(text)
+
+
+@pytest.mark.deep
+@settings(DEEP, max_examples=1000, derandomize=False, database=None)
+@given(block_specs())
+def test_deep_claimed_block_permutations_are_real(text):
+    blocks_are_real(text)
+
+
+@pytest.mark.deep
+@settings(DEEP, max_examples=600, derandomize=False, database=None)
+@given(block_specs())
+def test_deep_block_symmetric_search_judges_like_the_reference(text):
     symmetric_agrees(text)
 
 

@@ -451,6 +451,7 @@ class Symmetry:
             if self.ghost_ok else []
         self.rel_procs = [(r,) + tuple(R + r * B + b for b in range(B)) for r in range(R)]
         self._same: dict = {None: None}  # a renamed process entry -> the one object kept for it
+        self._renamed: dict = {}  # (entry, is_host, k) -> the entry with its rank-typed locals renamed by +k
         # the same tables as functions that pick those elements of a tuple, as a tuple (in C)
         self._inv = [_picker(t) for t in self.inv]
         self._ginv = [_picker(t) for t in self.ginv] if self.ghost_ok and self.G else []
@@ -487,11 +488,18 @@ class Symmetry:
         slots = self.rslots[is_host][entry[0]]
         if not slots:
             return entry
-        L = list(entry[2])
-        R = self.R
-        for s in slots:
-            L[s] = (L[s] + k) % R
-        return (entry[0], entry[1], tuple(L)) + tuple(entry[3:])
+        key = (entry, is_host, k)
+        out = self._renamed.get(key)
+        if out is None:
+            L = list(entry[2])
+            R = self.R
+            for s in slots:
+                L[s] = (L[s] + k) % R
+            out = (entry[0], entry[1], tuple(L)) + tuple(entry[3:])
+            if len(self._renamed) > 4096:  # a few thousand: they repeat, and memory stays small
+                self._renamed.clear()
+            self._renamed[key] = out
+        return out
 
     def renamed(self, entry, is_host: bool, k: int):
         """A process entry (pc, status, locals, ...) as it reads after renaming rank r to r + k."""
@@ -516,8 +524,20 @@ class Symmetry:
         new_launches = tuple(launches[(r - k) % R] for r in range(R)) if launches else launches
         return state._replace(procs=new_procs, signals=new_sig, ghost=new_ghost, launches=new_launches)
 
-    def canon_k(self, state):
-        """(the representative of the state's orbit, the k with representative = rotate(state, k))."""
+    def relative_entries(self, procs, r: int) -> tuple:
+        """Rank r's processes (its host, then its blocks) as rank 0's would read: their entries
+        with the rank-typed locals renamed by -r, () for one not running."""
+        ents = self._rel_pick[r](procs)
+        if self.any_rank_slots:
+            R, k = self.R, -r % self.R
+            return tuple(() if e is None else self._entry(e, i < R, k) for e, i in zip(ents, self.rel_procs[r]))
+        if None in ents:
+            return tuple(() if e is None else e for e in ents)
+        return ents
+
+    def canon_k(self, state, relative=None):
+        """(the representative of the state's orbit, the k with representative = rotate(state, k)).
+        `relative`, if given, is `relative_entries` of each rank (computed already)."""
         procs = state.procs
         for p in procs:
             if p is not None and p[1] < 0:  # a process that spins in a local loop keeps its stale locals
@@ -525,13 +545,8 @@ class Symmetry:
         R = self.R
         sig, ghost, launches = state.signals, state.ghost, state.launches
         segs = []
-        renames = self.any_rank_slots
         for r in range(R):
-            ents = self._rel_pick[r](procs)
-            if renames:
-                ents = tuple(() if e is None else self._entry(e, i < R, -r) for e, i in zip(ents, self.rel_procs[r]))
-            elif None in ents:
-                ents = tuple(() if e is None else e for e in ents)
+            ents = relative[r] if relative is not None else self.relative_entries(procs, r)
             seg = (ents, self._rel_pos[r](sig))
             if self.G:
                 seg += (self._rel_ghost[r](ghost),)
@@ -882,7 +897,6 @@ class Blocks:
         self._bits: dict = {}  # (mark, perm) -> the mark with its block readers renamed
         self._swaps: dict = {}  # (rank, a, b) -> `swap`
         self._plain = [list(range(n)) for n in range(B + 1)]  # the identity order of n blocks
-        self._relative = rotation is not None and rotation.any_rank_slots  # keys renamed relative to their rank
 
     def first_of(self, b: int) -> int:
         """The first block of b's class (b itself if no other block is like it)."""
@@ -1080,16 +1094,17 @@ class Blocks:
         return state._replace(procs=tuple(procs), signals=tuple(sig),
                               ghost=tuple(ghost) if ghost is not None else old_g)
 
-    def _keys(self, state, r: int, rel: int, bits: bool) -> list:
-        """The sort key of each block of rank r: its entry (rank-typed locals renamed by -rel),
-        its block-indexed signal values, and (`bits`) its reader bits in the rank's marks."""
+    def _keys(self, state, r: int, relative, bits: bool) -> list:
+        """The sort key of each block of rank r: its entry (`relative`: the rank's entries with
+        their rank-typed locals renamed relative to it, from `Symmetry.relative_entries`, host
+        first; None: as they are), its block-indexed signal values, and (`bits`) its reader
+        bits in the rank's marks."""
         B = self.B
-        base = self.R + r * B
-        keys = [() if e is None else e for e in state.procs[base:base + B]]
-        if rel and self._relative:
-            entry, has = self.rotation._entry, self.rotation.rslots[False]
-            k = -rel % self.R
-            keys = [entry(e, False, k) if e and has[e[0]] else e for e in keys]
+        if relative is not None:
+            keys = list(relative[1:])
+        else:
+            base = self.R + r * B
+            keys = [() if e is None else e for e in state.procs[base:base + B]]
         if self.fams:
             sig = state.signals
             for b, sl in enumerate(self.slices[r]):
@@ -1141,22 +1156,26 @@ class Blocks:
         R, G = self.R, self.G
         ghost = state.ghost
         bits = [any(ghost[lo:hi]) for lo, hi in self.granges] if G else [False] * R
+        rotation = self.rotation
+        # with the rotation, keys read each rank's entries relative to it (the rotation's canon
+        # reads the same, and is handed them when no block moves)
+        relative = [rotation.relative_entries(state.procs, r) for r in range(R)] if rotation is not None else None
         if self.per_rank:
-            perms = [self._sorting(self._keys(state, r, r, bits[r])) for r in range(R)]
+            perms = [self._sorting(self._keys(state, r, relative and relative[r], bits[r])) for r in range(R)]
             perms = tuple(perms) if any(p is not None for p in perms) else None
         else:
-            rot = self.rotation is not None
             some = any(bits)  # one shape of key on every rank (they are compared with each other)
-            per_rank = [self._keys(state, r, r if rot else 0, some) for r in range(R)]
+            per_rank = [self._keys(state, r, relative and relative[r], some) for r in range(R)]
             keys = list(zip(*per_rank))
-            if rot:
+            if rotation is not None:
                 keys = [tuple(sorted(k)) for k in keys]
             p = self._sorting(keys)
             perms = tuple(p for _ in range(R)) if p is not None else None
-        s1 = self.permute(state, perms) if perms is not None else state
-        if self.rotation is None:
-            return s1, (0, perms)
-        rep, k = self.rotation.canon_k(s1)
+        if perms is not None:
+            state, relative = self.permute(state, perms), None
+        if rotation is None:
+            return state, (0, perms)
+        rep, k = rotation.canon_k(state, relative)
         return rep, (k, perms)
 
     def canon(self, state):

@@ -451,7 +451,9 @@ class Symmetry:
             if self.ghost_ok else []
         self.rel_procs = [(r,) + tuple(R + r * B + b for b in range(B)) for r in range(R)]
         self._same: dict = {None: None}  # a renamed process entry -> the one object kept for it
-        self._renamed: dict = {}  # (entry, is_host, k) -> the entry with its rank-typed locals renamed by +k
+        # per kind of process (a host's entry and a block's may be equal tuples, with different
+        # rank-typed locals): (entry, k) -> the entry with its rank-typed locals renamed by +k
+        self._renamed: dict = {True: {}, False: {}}
         # the same tables as functions that pick those elements of a tuple, as a tuple (in C)
         self._inv = [_picker(t) for t in self.inv]
         self._ginv = [_picker(t) for t in self.ginv] if self.ghost_ok and self.G else []
@@ -488,17 +490,18 @@ class Symmetry:
         slots = self.rslots[is_host][entry[0]]
         if not slots:
             return entry
-        key = (entry, is_host, k)
-        out = self._renamed.get(key)
+        memo = self._renamed[is_host]
+        key = (entry, k)
+        out = memo.get(key)
         if out is None:
             L = list(entry[2])
             R = self.R
             for s in slots:
                 L[s] = (L[s] + k) % R
             out = (entry[0], entry[1], tuple(L)) + tuple(entry[3:])
-            if len(self._renamed) > 4096:  # a few thousand: they repeat, and memory stays small
-                self._renamed.clear()
-            self._renamed[key] = out
+            if len(memo) > 4096:  # a few thousand: they repeat, and memory stays small
+                memo.clear()
+            memo[key] = out
         return out
 
     def renamed(self, entry, is_host: bool, k: int):

@@ -82,7 +82,11 @@ class DataRaces:
         return "data_race", ev
 
     def violation(self, finding: Finding, steps, state, trace, renamed: bool) -> Violation:
-        return race_violation(self.system, finding.detail, steps, trace)
+        race = finding.detail
+        if renamed:  # the finding's race names the representative's accesses: the rebuilt step's own
+            race = next(e for e in steps[-1].events if isinstance(e, DataRace) and e.span == race.span
+                        and (e.first.kind, e.second.kind) == (race.first.kind, race.second.kind))
+        return race_violation(self.system, race, steps, trace)
 
 
 class LostNotifications:

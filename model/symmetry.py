@@ -22,8 +22,13 @@ What keeps a program symmetric (docs/trust.md, section 3b):
 - a hardware TWAIT/TTEST over several elements of a rank dimension reads them in index
   order, which renaming does not preserve: allowed only with --atomic-waits.
 
-Programs with data buffers (happens-before clocks) and --set-granularity line are not
-reduced. Every rejection is kept with its location, for `--explain-symmetry`.
+Data statements are typed like signal statements (a copy or an access touches all its
+elements in one step, so the order of a view's elements is not seen), and the happens-before
+part of the state (model/hb.py) is renamed with the ranks: clocks move with their process
+(their components renamed), release clocks with their signal element, access shadows with
+their data element. Block permutations do not rename it: programs with buffers get the
+rotation only. --set-granularity line is not reduced. Every rejection is kept with its
+location, for `--explain-symmetry`.
 """
 
 from __future__ import annotations
@@ -272,9 +277,17 @@ class _Typing:
                     self.number(x, "a rank written into a signal")
             if getattr(ins, "dest", None) is not None:
                 self.assign(ins.dest, NUMBER, ins.span)
-        elif isinstance(ins, (ir.Copy, ir.Access, ir.WaitEvent, ir.TestEvent)):
-            self.reject(ins.span, "data statements are not reduced by symmetry")
-        elif isinstance(ins, (ir.Jump, ir.Return, ir.Launch, ir.Join, ir.HostBarrier, ir.Fence, ir.BlockBarrier)):
+        elif isinstance(ins, ir.Copy):  # every element in one step: the order of a view's elements is not seen
+            self.view(ins.dst, True)
+            self.view(ins.src, True)
+            if ins.event is not None:
+                self.assign(ins.event[0], NUMBER, ins.span)
+        elif isinstance(ins, ir.Access):
+            self.view(ins.view, True)
+        elif isinstance(ins, ir.TestEvent):
+            self.assign(ins.dest, NUMBER, ins.span)
+        elif isinstance(ins, (ir.Jump, ir.Return, ir.Launch, ir.Join, ir.HostBarrier, ir.Fence, ir.BlockBarrier,
+                              ir.WaitEvent)):
             pass
         else:
             self.reject(ins.span, f"a statement the symmetry check does not know ({type(ins).__name__})")
@@ -309,11 +322,6 @@ def analyse(program: ir.Program, analysis, atomic_waits: bool = False) -> _Typin
     if program.nranks < 2:
         t = _Typing(program, analysis, atomic_waits, True)
         t.reasons.append(Reason(None, "one rank: there is nothing to rename"))
-        return t
-    if program.buffers:
-        t = _Typing(program, analysis, atomic_waits, True)
-        t.reasons.append(Reason(program.buffers[0].span, "data buffers: the happens-before clocks are not "
-                                                         "renamed, so programs with buffers are not reduced"))
         return t
     first = None
     for any_rank in (True, False):
@@ -444,6 +452,8 @@ class Symmetry:
             for i, j in enumerate(m):
                 inv[j] = i
             self.pinv.append(tuple(inv))
+        self.clocks = system.clocks  # a program with buffers: the happens-before part is renamed too
+        self.data_ok = self.clocks is None or self._data_tables(system, rank_dims)
         # the relative view of rank r: rank 0's elements (and ghost slots) renamed onto rank r
         self.rel_pos = [tuple(self.rot[r][p] for p in range(E)) for r in range(R)]
         g0 = [g for g, p in enumerate(system.ghost_positions) if p < E] if self.ghost_ok else []
@@ -461,6 +471,81 @@ class Symmetry:
         self._rel_ghost = [_picker(t) for t in self.rel_ghost]
         self._rel_pick = [_picker(t) for t in self.rel_procs]
 
+    def _data_tables(self, system, rank_dims) -> bool:
+        """The renaming of the happens-before part of the state (model/hb.py), or False if a
+        buffer's access blocks are not renamed onto access blocks. A data shadow position
+        (an access block of a buffer's grain, model/grain.py) goes where its elements go: to
+        rank r + k, with the buffer's rank dimensions renamed as a signal's. A vector-clock
+        component (a process's read and write clocks, its event clocks) goes with its
+        process. The independence masks put the data positions after the R * E signal
+        elements: `rot` is extended over them."""
+        R, E, D = self.R, self.E, system.D
+        # by one rank: a buffer without rank dimensions moves whole to the next rank; one with
+        # them is renamed element by element, and each access block must land on one block
+        one = list(range(D, R * D)) + list(range(D))
+        for buf in system.program.buffers:
+            dims = [d for d in range(len(buf.dims)) if (buf.name, d) in rank_dims]
+            if not dims:
+                continue
+            g, first = system.blocks_of(buf.name)
+            for r in range(R):
+                for block in range(buf.size // g):
+                    goes = set()
+                    for f in range(block * g, (block + 1) * g):
+                        idx = list(buf.index_of(f))
+                        for d in dims:
+                            idx[d] = (idx[d] + 1) % R
+                        flat = 0
+                        for d, size in enumerate(buf.dims):
+                            flat = flat * size + idx[d]
+                        goes.add(((r + 1) % R) * D + first + flat // g)
+                    if len(goes) != 1:
+                        return False
+                    one[r * D + first + block] = goes.pop()
+        if sorted(one) != list(range(R * D)):
+            return False
+        drot = [tuple(range(R * D))]  # drot[k][d]: where shadow position d goes (k times one rank)
+        for _ in range(1, R):
+            drot.append(tuple(map(one.__getitem__, drot[-1])))
+        self.rot = [t + tuple(R * E + q for q in d) for t, d in zip(self.rot, drot)]
+        self.dinv = [drot[(-k) % R] for k in range(R)]  # new[d] = old[dinv[k][d]]: drot[-k] inverts drot[k]
+        P, K = system.nprocs, system.program.events
+        self.comp = []  # comp[k][c]: where component c goes
+        for m in self.pmap:
+            c = [0] * (2 * P + P * K)
+            for p in range(P):
+                c[2 * p], c[2 * p + 1] = 2 * m[p], 2 * m[p] + 1
+                for e in range(K):
+                    c[2 * P + p * K + e] = 2 * P + m[p] * K + e
+            self.comp.append(tuple(c))
+        self._cinv = [_picker(self.comp[(-k) % R]) for k in range(R)]  # a clock renamed by +k
+        return True
+
+    def _rotate_hb(self, hb: tuple, k: int) -> tuple:
+        """The happens-before part of a state renamed by +k: each process's clocks move with
+        it, their components renamed; a release clock moves with its signal element, a joined
+        clock with its rank, an access shadow with its data position (each access's clock
+        renamed, the lists kept sorted as model/hb.py keeps them)."""
+        vcs, marks, pending, releases, joined, shadow = hb
+        R = self.R
+        pinv, cp, comp = self.pinv[k], self._cinv[k], self.comp[k]
+
+        def clock(x):
+            return None if x is None else cp(x)
+
+        def accesses(xs):
+            return tuple(sorted((comp[c], t) for c, t in xs)) if xs else xs
+
+        def entry(x):
+            if x is None:
+                return None
+            last, atomics, reads = x
+            return (None if last is None else (comp[last[0]], last[1]), accesses(atomics), accesses(reads))
+
+        return (tuple(clock(vcs[j]) for j in pinv), tuple(marks[j] for j in pinv),
+                tuple(clock(pending[j]) for j in pinv), tuple(clock(releases[q]) for q in self.inv[k]),
+                tuple(clock(joined[(r - k) % R]) for r in range(R)), tuple(entry(shadow[d]) for d in self.dinv[k]))
+
     def describe(self) -> str:
         return f"rotation of the {self.R} ranks"
 
@@ -469,6 +554,8 @@ class Symmetry:
         s = self.system
         if not self.ghost_ok:
             return "the lost-notification bookkeeping is not the same on every rank"
+        if not self.data_ok:
+            return "a buffer's access blocks (model/grain.py) are not renamed onto access blocks"
         if s.ghost_reads:
             for (is_host, r, b), per_pc in s.ghost_reads.items():
                 other = s.ghost_reads[(is_host, (r + 1) % self.R, b)]
@@ -525,7 +612,9 @@ class Symmetry:
         new_ghost = self._ginv[k](ghost) if self.G else ghost
         launches = state.launches
         new_launches = tuple(launches[(r - k) % R] for r in range(R)) if launches else launches
-        return state._replace(procs=new_procs, signals=new_sig, ghost=new_ghost, launches=new_launches)
+        hb = state.hb
+        return state._replace(procs=new_procs, signals=new_sig, ghost=new_ghost, launches=new_launches,
+                              hb=self._rotate_hb(hb, k) if hb else hb)
 
     def relative_entries(self, procs, r: int) -> tuple:
         """Rank r's processes (its host, then its blocks) as rank 0's would read: their entries
@@ -561,6 +650,14 @@ class Symmetry:
         for s in range(1, R):
             if doubled[s:s + R] < doubled[best:best + R]:
                 best = s
+        if state.hb:
+            # the happens-before part is not in the segments: among the rotations that tie on
+            # them, the least by its text (a total order on these tuples of ints and None)
+            least = doubled[best:best + R]
+            ties = [s for s in range(best, R) if doubled[s:s + R] == least]
+            if len(ties) > 1:
+                k = min(((-s) % R for s in ties), key=lambda j: repr(self.rotate(state, j).hb))
+                return (self.rotate(state, k), k) if k else (state, 0)
         k = (-best) % R
         return (self.rotate(state, k), k) if k else (state, 0)
 
@@ -752,7 +849,7 @@ class _BlockTyping:
                 if x is not None:
                     self.number(x, "a block number written into a signal")
         elif isinstance(ins, (ir.Copy, ir.Access, ir.WaitEvent, ir.TestEvent)):
-            self.reject(ins.span, "data statements are not reduced by symmetry")
+            self.reject(ins.span, "data statements are not reduced by block permutations")
         elif isinstance(ins, (ir.Jump, ir.Return, ir.Launch, ir.Join, ir.HostBarrier, ir.Fence, ir.BlockBarrier)):
             pass
         else:
@@ -822,8 +919,8 @@ class Blocks:
         if system.lines:
             return None, []
         if program.buffers:
-            return None, [Reason(program.buffers[0].span, "data buffers: the happens-before clocks are not "
-                                                          "renamed, so programs with buffers are not reduced")]
+            return None, [Reason(program.buffers[0].span, "data buffers: block permutations do not rename the "
+                                                          "happens-before clocks (the rank rotation does)")]
         typing = _BlockTyping(program, system.atomic_waits)
         typing.run()
         if typing.reasons:

@@ -21,8 +21,8 @@ import sys
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, reject, settings
-from oracles.agreement import MAX, build_reference, compile_text, reachable, replay, symmetric_agrees, symmetry_is_real
-from oracles.reference import TooLarge
+from oracles.agreement import (build_reference, compile_text, replay, same_stubborn_sets, symmetric_agrees,
+                               symmetry_is_real)
 from oracles.strategies_symmetric import symmetric_specs
 
 from checker.check import Options, check_program
@@ -111,42 +111,17 @@ def test_explain_symmetry_names_what_breaks_it(tmp_path):
     assert json.loads(out.stdout)["results"][0]["stats"]["symmetry"] == "rotation of the 5 ranks"
 
 
-def _same_stubborn_sets(program, atomic_waits: bool = False, limit: int = MAX) -> int | None:
-    """On every reachable state: the stubborn set the reduction picks when each rank's future
-    is rank 0's renamed (model/independence.py with the symmetry) is the one it picks when
-    every rank's future is computed on its own. Returns how many states had a proper subset
-    (None: no symmetry, no reduction, or too many states to compare)."""
-    from model.independence import Reduction
-
-    system = System(program, Semantics(tensor_wait="atomic" if atomic_waits else "pass"))
-    sym, _ = Symmetry.of(system)
-    own = Reduction(system)
-    if sym is None or not own.enabled:
-        return None
-    shared = Reduction(system, symmetry=sym)
-    try:
-        graph = reachable(system, limit)
-    except TooLarge:
-        return None
-    chosen = 0
-    for s, steps in graph.items():
-        want, got = own.ample(s, steps), shared.ample(s, steps)
-        assert (None if want is None else [t.label for t in want]) == (None if got is None else [t.label for t in got])
-        chosen += want is not None
-    return chosen
-
-
 @settings(FAST, max_examples=150)
 @given(symmetric_specs())
 def test_futures_renamed_from_rank_0_pick_the_same_stubborn_sets(text):
-    if _same_stubborn_sets(compile_text(text)) is None:
+    if same_stubborn_sets(compile_text(text)) is None:
         reject()
 
 
 @settings(FAST, max_examples=40)
 @given(symmetric_specs())
 def test_futures_renamed_from_rank_0_with_atomic_tensor_waits(text):
-    if _same_stubborn_sets(compile_text(text), atomic_waits=True) is None:
+    if same_stubborn_sets(compile_text(text), atomic_waits=True) is None:
         reject()
 
 
@@ -157,4 +132,4 @@ def test_futures_renamed_from_rank_0_on_the_field_protocols():
                          ("specs/ring_pipeline_ge.sig", {"N": 3}),
                          ("specs/field/syncall.sig", {"N": 3, "B": 2, "K": 2})):
         program = compile_spec(parse((ROOT / spec).read_text(), spec), params)
-        assert _same_stubborn_sets(program, limit=30_000) > 0, (spec, params)
+        assert same_stubborn_sets(program, limit=30_000) > 0, (spec, params)

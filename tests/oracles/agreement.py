@@ -23,6 +23,7 @@ from checker.explore import explore
 from checker.properties import Monitor
 from model import System, compile_spec, ir, parse
 from model.semantics import Semantics
+from model.independence import Reduction
 from model.symmetry import Symmetry
 from model.system import Chosen
 
@@ -182,6 +183,44 @@ def data_reduced_agrees(text: str, memory_model: str = "pto") -> None:
                     replay(ref, v)
 
 
+def data_symmetric_agrees(text: str, memory_model: str = "pto") -> None:
+    """The search with the rank rotation (over the happens-before clocks too), with and without
+    the partial-order reduction, BFS and DFS, with and without `check clean_exit`, judges a
+    data program as the plain search does and never stores more states; each of its
+    counterexamples is a run of the unreduced semantics: a race's names the two accesses of
+    its trace (checker/races.py finds them there), the others replay step by step (but one
+    with a TEST_EVENT step, whose two outcomes look the same in a trace)."""
+    program = compile_text(text)
+    semantics = Semantics(memory_model=memory_model)
+    try:
+        ref = Reference(System(program, semantics), program.clean_exit, max_states=4000)
+    except TooLarge:
+        reject()
+    for clean_exit in (False, True):
+        for order in ("bfs", "dfs"):
+            plain = check_program(program, "x.sig", Options(order=order, semantics=semantics, clean_exit=clean_exit,
+                                                            por=False, symmetry=False))
+            assert plain.stop is None
+            for por in (False, True):
+                result = check_program(program, "x.sig", Options(order=order, semantics=semantics,
+                                                                 clean_exit=clean_exit, por=por))
+                assert result.stop is None
+                assert result.stats.symmetry is not None, "the rotation was not used"
+                assert result.violated == plain.violated, \
+                    f"{order} por={por}: symmetric {result.violated}, plain {plain.violated}"
+                assert result.stats.states <= plain.stats.states
+                for v in result.violations:
+                    if v.property == "data_race":
+                        r, last = v.race, v.trace[-1]
+                        assert (r.second.process, r.second.span) == (last.process, last.span), "the race's second " \
+                            "access is not the trace's last step"
+                        assert any((t.process, t.span) == (r.first.process, r.first.span) for t in v.trace[:-1]), \
+                            "the race's first access is not a step of its trace"
+                        assert r.first.process != r.second.process and r.first.element == r.second.element
+                    elif not any(t.statement.startswith("TEST_EVENT") for t in v.trace):
+                        replay(ref, v)
+
+
 MAX = 3000
 
 
@@ -301,3 +340,26 @@ def blocks_are_real(text: str, atomic_waits: bool = False):
         if sym.per_rank:
             assert all(sym.canon(sym.apply(s, h)) == rep for h in gens), "two representatives for one orbit"
     return sym
+
+
+def same_stubborn_sets(program, atomic_waits: bool = False, limit: int = MAX) -> int | None:
+    """On every reachable state: the stubborn set the reduction picks when each rank's future
+    is rank 0's renamed (model/independence.py with the symmetry) is the one it picks when
+    every rank's future is computed on its own. Returns how many states had a proper subset
+    (None: no symmetry, no reduction, or too many states to compare)."""
+    system = System(program, Semantics(tensor_wait="atomic" if atomic_waits else "pass"))
+    sym, _ = Symmetry.of(system)
+    own = Reduction(system)
+    if sym is None or not own.enabled:
+        return None
+    shared = Reduction(system, symmetry=sym)
+    try:
+        graph = reachable(system, limit)
+    except TooLarge:
+        return None
+    chosen = 0
+    for s, steps in graph.items():
+        want, got = own.ample(s, steps), shared.ample(s, steps)
+        assert (None if want is None else [t.label for t in want]) == (None if got is None else [t.label for t in got])
+        chosen += want is not None
+    return chosen

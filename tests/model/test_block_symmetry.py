@@ -19,9 +19,8 @@ import sys
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, reject, settings
-from oracles.agreement import blocks_are_real, compile_text, symmetric_agrees
+from oracles.agreement import blocks_are_real, compile_text, same_stubborn_sets, symmetric_agrees
 from oracles.strategies_blocks import block_specs
-from test_symmetry import _same_stubborn_sets
 
 from checker.check import Options, check_program
 from model import System, compile_spec, parse
@@ -63,10 +62,10 @@ def test_the_block_symmetric_search_judges_like_the_reference(text):
 
 @settings(FAST, max_examples=100)
 @given(block_specs())
-def test_block_futures_renamed_from_the_first_block_pick_the_same_stubborn_sets(text):
+def test_block_futures_renamed_from_the_first_block_pick_thesame_stubborn_sets(text):
     program = compile_text(text)
     sym, _ = Symmetry.of(System(program))
-    if sym is None or sym.group != "blocks" or _same_stubborn_sets(program) is None:
+    if sym is None or sym.group != "blocks" or same_stubborn_sets(program) is None:
         reject()
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, reject, settings
-from oracles.agreement import compile_text, data_agrees, data_symmetric_agrees, same_stubborn_sets, symmetry_is_real
+from oracles.agreement import compile_text, data_agrees, data_reduced_agrees, same_stubborn_sets, symmetry_is_real
 from oracles.strategies_data_symmetric import symmetric_data_specs
 
 from checker.check import Options, check_program
@@ -50,13 +50,13 @@ def test_a_data_statement_that_breaks_the_symmetry_is_refused_with_its_location(
 @settings(FAST, max_examples=40)
 @given(symmetric_data_specs())
 def test_the_symmetric_data_search_judges_like_the_plain_search(text):
-    data_symmetric_agrees(text)
+    data_reduced_agrees(text, symmetric=True)
 
 
 @settings(FAST, max_examples=25)
 @given(symmetric_data_specs())
 def test_the_symmetric_data_search_under_sequential_consistency(text):
-    data_symmetric_agrees(text, memory_model="sc")
+    data_reduced_agrees(text, memory_model="sc", symmetric=True)
 
 
 @settings(FAST, max_examples=15)  # the reference enumerates every execution: slow

@@ -2,7 +2,8 @@
 (tests/model/) and the deep runs (tests/deep/) share.
 
 `agree` (the plain search, BFS and DFS, against the networkx reference), `reduced_agrees`
-and `data_reduced_agrees` (partial-order reduction), `symmetric_agrees` and
+and `data_reduced_agrees` (partial-order reduction; with `symmetric`, the rank rotation over
+data), `symmetric_agrees` and
 `symmetry_is_real` (rank-rotation symmetry), `data_agrees` (data_race against the
 brute-force happens-before reference); `replay` follows a reported trace on the unreduced
 transition system. Each takes a spec text and fails with the disagreement.
@@ -156,40 +157,15 @@ def reduced_agrees(text: str, atomic_waits: bool = False, max_states: int = 4000
                     assert len(v.trace) == ref.shortest("deadlock")
 
 
-def data_reduced_agrees(text: str, memory_model: str = "pto") -> None:
+def data_reduced_agrees(text: str, memory_model: str = "pto", symmetric: bool = False) -> None:
     """The reduced search judges a data program as the plain search does (which
     tests/model/test_data.py holds to the brute-force happens-before reference), for BFS and DFS,
-    with and without `check clean_exit`; it never stores more states, and each of its
-    counterexamples but a race (judged from the explored graph, checker/races.py) replays on
-    the unreduced semantics (one with a TEST_EVENT step cannot be matched step by step)."""
-    program = compile_text(text)
-    semantics = Semantics(memory_model=memory_model)
-    try:
-        ref = Reference(System(program, semantics), program.clean_exit, max_states=4000)
-    except TooLarge:
-        reject()
-    for clean_exit in (False, True):
-        for order in ("bfs", "dfs"):
-            plain = check_program(program, "x.sig", Options(order=order, semantics=semantics, clean_exit=clean_exit,
-                                                            por=False, symmetry=False))
-            result = check_program(program, "x.sig", Options(order=order, semantics=semantics, clean_exit=clean_exit))
-            assert plain.stop is None and result.stop is None
-            assert result.violated == plain.violated, \
-                f"{order}: reduced {result.violated}, plain {plain.violated}"
-            assert result.stats.states <= plain.stats.states
-            for v in result.violations:
-                # a TEST_EVENT's two outcomes look the same in a trace: such traces are not replayed
-                if v.property != "data_race" and not any(t.statement.startswith("TEST_EVENT") for t in v.trace):
-                    replay(ref, v)
-
-
-def data_symmetric_agrees(text: str, memory_model: str = "pto") -> None:
-    """The search with the rank rotation (over the happens-before clocks too), with and without
-    the partial-order reduction, BFS and DFS, with and without `check clean_exit`, judges a
-    data program as the plain search does and never stores more states; each of its
-    counterexamples is a run of the unreduced semantics: a race's names the two accesses of
-    its trace (checker/races.py finds them there), the others replay step by step (but one
-    with a TEST_EVENT step, whose two outcomes look the same in a trace)."""
+    with and without `check clean_exit`, and never stores more states. With `symmetric` the
+    program is a symmetric one: the rank rotation (over the happens-before clocks too) must be
+    used, with and without the partial-order reduction. Each counterexample is a run of the
+    unreduced semantics: a race's names two accesses of its own trace (checker/races.py finds
+    them there), the others replay step by step (but one with a TEST_EVENT step, whose two
+    outcomes look the same in a trace)."""
     program = compile_text(text)
     semantics = Semantics(memory_model=memory_model)
     try:
@@ -201,24 +177,29 @@ def data_symmetric_agrees(text: str, memory_model: str = "pto") -> None:
             plain = check_program(program, "x.sig", Options(order=order, semantics=semantics, clean_exit=clean_exit,
                                                             por=False, symmetry=False))
             assert plain.stop is None
-            for por in (False, True):
+            for por in (False, True) if symmetric else (True,):
                 result = check_program(program, "x.sig", Options(order=order, semantics=semantics,
                                                                  clean_exit=clean_exit, por=por))
                 assert result.stop is None
-                assert result.stats.symmetry is not None, "the rotation was not used"
+                if symmetric:
+                    assert result.stats.symmetry is not None, "the rotation was not used"
                 assert result.violated == plain.violated, \
-                    f"{order} por={por}: symmetric {result.violated}, plain {plain.violated}"
+                    f"{order} por={por}: reduced {result.violated}, plain {plain.violated}"
                 assert result.stats.states <= plain.stats.states
                 for v in result.violations:
                     if v.property == "data_race":
-                        r, last = v.race, v.trace[-1]
-                        assert (r.second.process, r.second.span) == (last.process, last.span), "the race's second " \
-                            "access is not the trace's last step"
-                        assert any((t.process, t.span) == (r.first.process, r.first.span) for t in v.trace[:-1]), \
-                            "the race's first access is not a step of its trace"
-                        assert r.first.process != r.second.process and r.first.element == r.second.element
+                        _race_is_in_its_trace(v)
                     elif not any(t.statement.startswith("TEST_EVENT") for t in v.trace):
                         replay(ref, v)
+
+
+def _race_is_in_its_trace(v) -> None:
+    r, last = v.race, v.trace[-1]
+    assert (r.second.process, r.second.span) == (last.process, last.span), "the race's second access is not " \
+        "the trace's last step"
+    assert any((t.process, t.span) == (r.first.process, r.first.span) for t in v.trace[:-1]), \
+        "the race's first access is not a step of its trace"
+    assert r.first.process != r.second.process and r.first.element == r.second.element
 
 
 MAX = 3000

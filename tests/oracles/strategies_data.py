@@ -14,6 +14,18 @@ from hypothesis import strategies as st
 
 PEERS = ("rank", "(rank + 1) % nranks", "0")
 
+# statements made of two element indices i, j (0 or 1) and a peer alone (str.format templates);
+# tests/oracles/strategies_data_symmetric.py draws them too
+FORMS = {
+    "tget": "TGET(b[{i}], b[{j}] @ {peer});",
+    "fence": "fence;",
+    "pipe_dsb": "pipe_barrier(PIPE_ALL); dsb(DSB_DDR);",
+    "load": "if (LOAD(f[{i}] @ {peer}) > 0) {{ READ(b[{j}]); }}",
+    "store": "STORE(f[{i}] @ {peer}, 1);",
+    "fetch_add": "FETCH_ADD(f[{i}] @ {peer}, 1);",
+    "cas": "if (CAS(f[{i}] @ {peer}, 0, 1)) {{ WRITE(b[{j}]); }}",
+}
+
 
 @st.composite
 def _stmt(draw, async_ok: bool):
@@ -22,11 +34,11 @@ def _stmt(draw, async_ok: bool):
                                 + (["async"] if async_ok else [])))
     i, j = draw(st.integers(0, 1)), draw(st.integers(0, 1))
     peer = draw(st.sampled_from(PEERS))
+    if kind in FORMS:
+        return FORMS[kind].format(i=i, j=j, peer=peer)
     if kind == "tput":
         atomic = ", AtomicAdd" if draw(st.booleans()) and draw(st.booleans()) else ""
         return f"TPUT(b[{i}] @ {peer}, b[{j}]{atomic});"
-    if kind == "tget":
-        return f"TGET(b[{i}], b[{j}] @ {peer});"
     if kind in ("read", "write"):
         at = draw(st.sampled_from(("", "", f" @ {peer}")))
         return f"{kind.upper()}(b[{i}]{at});"
@@ -38,18 +50,6 @@ def _stmt(draw, async_ok: bool):
         return f"TWAIT({view}, 1, GE);"
     if kind == "test":
         return f"if (TTEST(f[{i}], 1, GE)) {{ READ(b[{j}]); }}"
-    if kind == "fence":
-        return "fence;"
-    if kind == "pipe_dsb":
-        return "pipe_barrier(PIPE_ALL); dsb(DSB_DDR);"
-    if kind == "load":
-        return f"if (LOAD(f[{i}] @ {peer}) > 0) {{ READ(b[{j}]); }}"
-    if kind == "store":
-        return f"STORE(f[{i}] @ {peer}, 1);"
-    if kind == "fetch_add":
-        return f"FETCH_ADD(f[{i}] @ {peer}, 1);"
-    if kind == "cas":
-        return f"if (CAS(f[{i}] @ {peer}, 0, 1)) {{ WRITE(b[{j}]); }}"
     wait = draw(st.sampled_from(("WAIT_EVENT(e);", "if (TEST_EVENT(e)) { READ(b[0]); }", "")))
     note = f" TNOTIFY(f[{j}] @ {peer}, 1, Set);" if draw(st.booleans()) else ""
     return f"{{ event e = TPUT_ASYNC(b[{i}] @ {peer}, b[{j}]);{note} {wait} }}"

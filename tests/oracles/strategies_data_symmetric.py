@@ -20,6 +20,7 @@ rank, a constant rank index), so that the tests see the detector refuse it.
 from __future__ import annotations
 
 from hypothesis import strategies as st
+from oracles.strategies_data import FORMS
 
 BREAKERS = (  # each refused whatever else the kernel does
     "TPUT(b[0] @ 0, b[1]);",
@@ -38,13 +39,13 @@ def _stmt(draw, peers: list[str], rank_sig: bool) -> str:
                                 + (["mnotify", "mwait"] if rank_sig else [])))
     i, j = draw(st.integers(0, 1)), draw(st.integers(0, 1))
     peer = draw(st.sampled_from(peers))
+    if kind in FORMS:
+        return FORMS[kind].format(i=i, j=j, peer=peer)
     if kind == "tput":
         atomic = ", AtomicAdd" if draw(st.integers(0, 3)) == 0 else ""
         return f"TPUT(b[{i}] @ {peer}, b[{j}]{atomic});"
     if kind == "tput_box":
         return f"TPUT(box[rank] @ {peer}, b[{j}]);"
-    if kind == "tget":
-        return f"TGET(b[{i}], b[{j}] @ {peer});"
     if kind == "read":
         return f"READ(b[{i}]{draw(st.sampled_from(('', f' @ {peer}')))});"
     if kind == "read_box":
@@ -55,24 +56,12 @@ def _stmt(draw, peers: list[str], rank_sig: bool) -> str:
         wait = draw(st.sampled_from(("WAIT_EVENT(e);", "if (TEST_EVENT(e)) { READ(b[0]); }", "")))
         note = f" TNOTIFY(f[{j}] @ {peer}, 1, Set);" if draw(st.booleans()) else ""
         return f"{{ event e = TPUT_ASYNC(box[rank] @ {peer}, b[{j}]);{note} {wait} }}"
-    if kind == "fence":
-        return "fence;"
-    if kind == "pipe_dsb":
-        return "pipe_barrier(PIPE_ALL); dsb(DSB_DDR);"
     if kind == "notify":
         return f"TNOTIFY(f[{i}] @ {peer}, 1, {draw(st.sampled_from(('Set', 'AtomicAdd')))});"
     if kind == "wait":
         return f"TWAIT({draw(st.sampled_from((f'f[{i}]', 'f')))}, 1, GE);"
     if kind == "test":
         return f"if (TTEST(f[{i}], 1, GE)) {{ READ(box[{peer}]); }}"
-    if kind == "load":
-        return f"if (LOAD(f[{i}] @ {peer}) > 0) {{ READ(b[{j}]); }}"
-    if kind == "store":
-        return f"STORE(f[{i}] @ {peer}, 1);"
-    if kind == "fetch_add":
-        return f"FETCH_ADD(f[{i}] @ {peer}, 1);"
-    if kind == "cas":
-        return f"if (CAS(f[{i}] @ {peer}, 0, 1)) {{ WRITE(b[{j}]); }}"
     if kind == "flags":  # both flags, then a wait over both: a pass that has read one holds a pending clock
         return f"TNOTIFY(f[0] @ {peer}, 1, Set); TNOTIFY(f[1] @ {peer}, 1, AtomicAdd); TWAIT(f, 1, GE);"
     if kind == "mnotify":

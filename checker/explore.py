@@ -151,13 +151,14 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
             deadline: float | None = None, max_memory: int | None = None,
             progress: Callable[[int, int, float], None] | None = None,
             reduce: Callable | None = None, store: str = "exact", symmetry=None, watch=None,
-            engine: str = "auto") -> Exploration:
+            engine: str = "auto", proviso: bool = True) -> Exploration:
     """Explore every reachable state of `system` (BFS by default: first traces are shortest).
     `deadline` is a time.monotonic() value. `reduce(state, steps)` may name a stubborn subset
     of the enabled steps to follow instead of all (partial-order reduction); the cycle
     proviso is applied here: a state is expanded fully when a step of the subset leads back
     to itself or to a state already expanded, so every cycle of the reduced graph has a fully
-    expanded state. `store` is "exact" or "fingerprint" (checker/store.py). With `symmetry`
+    expanded state; `proviso=False` leaves it out, for a system whose state graph has no
+    cycle (model/independence.py `Reduction.acyclic`). `store` is "exact" or "fingerprint" (checker/store.py). With `symmetry`
     (model/symmetry.py) every state is stored as the representative of its orbit,
     `symmetry.canon(state)`: a stored link then means "the step with that label from the
     predecessor leads to a state in this one's orbit" (checker/trace.py rebuilds concrete
@@ -168,7 +169,7 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
     the same Exploration."""
     return run(exploring(system, judge, order=order, max_states=max_states, deadline=deadline,
                          max_memory=max_memory, progress=progress, reduce=reduce, store=store,
-                         symmetry=symmetry, watch=watch, engine=engine))
+                         symmetry=symmetry, watch=watch, engine=engine, proviso=proviso))
 
 
 def run(search) -> Exploration:
@@ -184,7 +185,7 @@ def exploring(system, judge: Judge, *, order: str = "bfs", max_states: int | Non
               deadline: float | None = None, max_memory: int | None = None,
               progress: Callable[[int, int, float], None] | None = None,
               reduce: Callable | None = None, store: str = "exact", symmetry=None, watch=None,
-              engine: str = "auto"):
+              engine: str = "auto", proviso: bool = True):
     """`explore` as a generator that yields, every 64 expansions (256 compiled), the work done so
     far (here: the states stored), and returns its Exploration (StopIteration.value): so that
     two searches can take turns (checker/race.py). The points where it yields and what it
@@ -280,7 +281,9 @@ def exploring(system, judge: Judge, *, order: str = "bfs", max_states: int | Non
             keys = None
             if reduce is not None:
                 kept = reduce(state, steps)
-                if kept is not None:
+                if kept is not None and not proviso:
+                    steps = kept
+                elif kept is not None:
                     keys = []
                     generation = codec.generation
                     for step in kept:

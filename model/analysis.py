@@ -493,6 +493,8 @@ class Analysis:
         self._steps: dict = {}  # (kind, rank, block, launch id) -> {(pc, locals): `_concrete_next`}
         self._rising: dict = {}
         self._bounded: dict = {}
+        self._walks: dict = {}  # (kind, rank, block, launch id) -> `_walk`
+        self._repeat_free: bool | None = None
 
     def ctx(self, kind: str, rank: int, block: int = 0, launch_id: int | None = None) -> dict:
         if kind == "host":
@@ -867,6 +869,79 @@ class Analysis:
         self._bounded[among] = cand
         return cand
 
+    def _walk(self, kind: str, rank: int, block: int, lid) -> dict | None:
+        """One run of the process followed on its concrete locals (`_concrete_next`, from its
+        first instruction with every local 0): its points (pc, locals), in the order met, each
+        with the set of its predecessors. None when the walk passes 4096 points or a local
+        becomes unknown. Remembered per process and launch id."""
+        key = (kind, rank, block, lid)
+        if key in self._walks:
+            return self._walks[key]
+        code = self.codes[kind]
+        ctx = self.ctx(kind, rank, block, lid)
+        start = (0, (0,) * code.nslots)
+        preds: dict | None = {start: set()}
+        work = [start]
+        while work:
+            q, L = node = work.pop()
+            nexts = self._concrete_next(code, ctx, rank, q, L)
+            if nexts is None or len(preds) > 4096:
+                preds = None
+                break
+            for nxt in nexts:
+                if nxt not in preds:
+                    preds[nxt] = set()
+                    work.append(nxt)
+                preds[nxt].add(node)
+        self._walks[key] = preds
+        return preds
+
+    @staticmethod
+    def _has_cycle(preds: dict) -> bool:
+        try:  # counted loops walk concretely to a graph without cycles: nothing repeats
+            graphlib.TopologicalSorter(preds).prepare()
+        except graphlib.CycleError:
+            return True
+        return False
+
+    def runs_repeat_nothing(self) -> bool:
+        """Whether no process can come back to a point (pc, locals) it has been at: the walk of
+        `_walk` of every host, and of every kernel block in every launch its host can make
+        (`launch_bound`), is complete and has no cycle. Every loop on the way is then counted
+        (a local that only grows towards a bound: `for (int i = 0; i < K; i++)`); a polling
+        loop `while (!TTEST(...))`, a loop on a LOADed value or on a launch that need not end
+        is not. The walk over-approximates what a process does between its visible steps (both
+        outcomes of every TTEST, every wait taken as completing, every value of a choice), and
+        a dead local zeroed by the system cannot close a cycle the walk does not have (what a
+        process does next depends on its live locals only). So no sequence of steps of the
+        system comes back to a state: a kernel block runs again only when its host launches
+        it again, and the hosts cannot repeat either. The wait of a multi-element pass, which
+        starts its pass over when a read fails, is a repeat the walk does not see: the
+        caller rules that out (model/independence.py `Reduction.acyclic`)."""
+        if self._repeat_free is not None:
+            return self._repeat_free
+        p = self.program
+        ok = True
+        for r in range(p.nranks):
+            preds = self._walk("host", r, 0, None)
+            n = self.launch_bound(r) if preds is not None and not self._has_cycle(preds) else None
+            if n is None:
+                ok = False
+                break
+            lids = range(n) if p.uses_launch_id else range(min(n, 1))
+            for b in range(p.nblocks):
+                for lid in lids:
+                    preds = self._walk("kernel", r, b, lid)
+                    if preds is None or self._has_cycle(preds):
+                        ok = False
+                        break
+                if not ok:
+                    break
+            if not ok:
+                break
+        self._repeat_free = ok
+        return ok
+
     def _adds_of_one_run(self, kind: str, rank: int, block: int, lid, cand: int) -> dict | None:
         """position -> (sum of the positive, of the negative adds) one run of the process may
         make to the elements `cand` (2**32 for an add that may repeat without bound); None when
@@ -874,23 +949,11 @@ class Analysis:
         code = self.codes[kind]
         ctx = self.ctx(kind, rank, block, lid)
         p = self.program
-        start = (0, (0,) * code.nslots)
-        preds: dict = {start: set()}  # the points of the walk (in the order met) -> their predecessors
-        work = [start]
-        while work:
-            q, L = node = work.pop()
-            nexts = self._concrete_next(code, ctx, rank, q, L)
-            if nexts is None or len(preds) > 4096:
-                return None
-            for nxt in nexts:
-                if nxt not in preds:
-                    preds[nxt] = set()
-                    work.append(nxt)
-                preds[nxt].add(node)
+        preds = self._walk(kind, rank, block, lid)
+        if preds is None:
+            return None
         looping = set()
-        try:  # counted loops walk concretely to a graph without cycles: nothing repeats
-            graphlib.TopologicalSorter(preds).prepare()
-        except graphlib.CycleError:
+        if self._has_cycle(preds):
             import networkx as nx  # only for a walk with a cycle (networkx: 12 MB and 0.1 s to import)
 
             g = nx.DiGraph()

@@ -29,6 +29,8 @@ kept processes moves, and none of those can enable a kept process that is blocke
 is stubborn (conditions D1 and D2 of Valmari), so every terminal state and, with the
 explorer's cycle proviso (a state is expanded fully when a kept step closes a cycle),
 every reachable fault, overwrite and doomed state has a representative in the reduced graph.
+A program whose state graph has no cycle (`acyclic`: no process can come back to a point,
+model/analysis.py `runs_repeat_nothing`) needs no proviso (docs/trust.md 3a).
 docs/trust.md gives the argument. `--set-granularity line` is not reduced: `supported` is
 False for it.
 
@@ -250,6 +252,10 @@ class Reduction:
         self._instrs = (code.instrs, an.codes["kernel"].instrs)
         self._rank_mask = tuple(((1 << s.E) - 1) << (r * s.E) for r in range(self.R))
         self._host_barriers = any(isinstance(x, ir.HostBarrier) for x in code.instrs)
+        # no step sequence comes back to a state (docs/trust.md 3a, "Without cycles"): then the
+        # explorer needs no cycle proviso
+        self.acyclic = (s.atomic_waits or all(_single(x.view) for c in (s.program.host, s.program.kernel)
+                                               for x in c.instrs if isinstance(x, ir.Wait))) and an.runs_repeat_nothing()
         self.reduced = 0  # states where a proper subset was kept
         self._refined: dict = {}  # (rank, block, launch id, pc, locals) -> _Future from there
         self._columns: dict = {}  # a column of a refined future, a mask of a way -> the one object kept for it

@@ -388,6 +388,7 @@ class Lossy:
     partial-order reduction that drops the only interleaving reaching a statement."""
 
     enabled = True
+    acyclic = False  # the explorer keeps its cycle proviso
 
     def __init__(self, system, **kwargs):
         pass

@@ -199,17 +199,21 @@ kernel {
      "kernel { if (block == 1) { TNOTIFY(f, 1, Set); } }\n", False),
     ("ranks 2; signal f; host { if (rank == 0) { while (!TTEST(f, 1, GE)) { } } else { launch; } }\n"
      "kernel { int k = any(0, 2); assert(k != 1); }\n", False),
+    ("ranks 2; signal f;\nkernel { if (rank == 0) { while (LOAD(f @ 1) == 0) { } } "
+     "else { int k = any(0, 2); assert(k != 1); } }\n", False),
     ("ranks 2; signal f; kernel { int x = LOAD(f @ 0); while (x < 2) { x += 1; } TNOTIFY(f @ 1, 1, Set); }\n", False),
     ("ranks 1; signal f; kernel { int i = 0; while (i < launch_id + 3) { TNOTIFY(f, 1, AtomicAdd); i += 1; } }\n",
      True),
 ], ids=["ttest tries", "a counter that does not grow", "a polling loop", "launches counted by the host",
-        "launches while a test holds", "a host polling beside a failing assert", "a loop on a LOADed value", "a while loop that counts"])
+        "launches while a test holds", "a host polling beside a failing assert",
+        "a LOAD polling beside a failing assert", "a loop on a LOADed value", "a while loop that counts"])
 def test_which_programs_have_no_cycle(text, acyclic):
     """Reduction.acyclic: the walk of model/analysis.py `runs_repeat_nothing` on every process
     (and every launch) has no cycle. Only then does the explorer leave out the cycle proviso.
     The host that polls forever beside a kernel whose assert can fail is the shape where a
     dropped proviso hides the assert (a scratch copy that found no cycle in any walk
-    reported the deadlock alone there)."""
+    reported the deadlock alone there), and so is a kernel that polls a LOAD (a scratch copy
+    that took a walk that lost a local as one without a cycle did)."""
     assert _acyclic(text) is acyclic
     reduced_agrees(text)
 

@@ -151,14 +151,16 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
             deadline: float | None = None, max_memory: int | None = None,
             progress: Callable[[int, int, float], None] | None = None,
             reduce: Callable | None = None, store: str = "exact", symmetry=None, watch=None,
-            engine: str = "auto", proviso: bool = True) -> Exploration:
+            engine: str = "auto", acyclic: Callable[[], bool] | None = None) -> Exploration:
     """Explore every reachable state of `system` (BFS by default: first traces are shortest).
     `deadline` is a time.monotonic() value. `reduce(state, steps)` may name a stubborn subset
     of the enabled steps to follow instead of all (partial-order reduction); the cycle
     proviso is applied here: a state is expanded fully when a step of the subset leads back
     to itself or to a state already expanded, so every cycle of the reduced graph has a fully
-    expanded state; `proviso=False` leaves it out, for a system whose state graph has no
-    cycle (model/independence.py `Reduction.acyclic`). `store` is "exact" or "fingerprint" (checker/store.py). With `symmetry`
+    expanded state. `acyclic()`, asked once, the first time the proviso would expand a
+    state fully, may answer that the state graph has no cycle (model/independence.py
+    `Reduction.acyclic`): the proviso is then left out for the rest of the search. `store`
+    is "exact" or "fingerprint" (checker/store.py). With `symmetry`
     (model/symmetry.py) every state is stored as the representative of its orbit,
     `symmetry.canon(state)`: a stored link then means "the step with that label from the
     predecessor leads to a state in this one's orbit" (checker/trace.py rebuilds concrete
@@ -169,7 +171,7 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
     the same Exploration."""
     return run(exploring(system, judge, order=order, max_states=max_states, deadline=deadline,
                          max_memory=max_memory, progress=progress, reduce=reduce, store=store,
-                         symmetry=symmetry, watch=watch, engine=engine, proviso=proviso))
+                         symmetry=symmetry, watch=watch, engine=engine, acyclic=acyclic))
 
 
 def run(search) -> Exploration:
@@ -185,7 +187,7 @@ def exploring(system, judge: Judge, *, order: str = "bfs", max_states: int | Non
               deadline: float | None = None, max_memory: int | None = None,
               progress: Callable[[int, int, float], None] | None = None,
               reduce: Callable | None = None, store: str = "exact", symmetry=None, watch=None,
-              engine: str = "auto", proviso: bool = True):
+              engine: str = "auto", acyclic: Callable[[], bool] | None = None):
     """`explore` as a generator that yields, every 64 expansions (256 compiled), the work done so
     far (here: the states stored), and returns its Exploration (StopIteration.value): so that
     two searches can take turns (checker/race.py). The points where it yields and what it
@@ -252,6 +254,7 @@ def exploring(system, judge: Judge, *, order: str = "bfs", max_states: int | Non
     transitions = 0
     expanded = 0
     done = bytearray(1)  # index -> 1 once expanded (for the cycle proviso)
+    proviso = True
     full = 0  # states the proviso expanded fully
     limit = max_states if max_states is not None else -1
     try:
@@ -290,9 +293,13 @@ def exploring(system, judge: Judge, *, order: str = "bfs", max_states: int | Non
                         key = pack(step.next)
                         t = find(key)
                         if t >= 0 and (t == s or done[t]):
-                            full += 1
-                            keys = None
-                            break
+                            if acyclic is not None and acyclic():  # no cycle to close: no proviso
+                                proviso = False
+                            else:
+                                acyclic = None
+                                full += 1
+                                keys = None
+                                break
                         keys.append(key)
                     else:
                         steps = kept

@@ -493,7 +493,6 @@ class Analysis:
         self._steps: dict = {}  # (kind, rank, block, launch id) -> {(pc, locals): `_concrete_next`}
         self._rising: dict = {}
         self._bounded: dict = {}
-        self._walks: dict = {}  # (kind, rank, block, launch id) -> `_walk`
         self._repeat_free: bool | None = None
 
     def ctx(self, kind: str, rank: int, block: int = 0, launch_id: int | None = None) -> dict:
@@ -873,10 +872,8 @@ class Analysis:
         """One run of the process followed on its concrete locals (`_concrete_next`, from its
         first instruction with every local 0): its points (pc, locals), in the order met, each
         with the set of its predecessors. None when the walk passes 4096 points or a local
-        becomes unknown. Remembered per process and launch id."""
-        key = (kind, rank, block, lid)
-        if key in self._walks:
-            return self._walks[key]
+        becomes unknown. Not remembered: at 32 ranks the walks of every process and launch
+        hold megabytes."""
         code = self.codes[kind]
         ctx = self.ctx(kind, rank, block, lid)
         start = (0, (0,) * code.nslots)
@@ -893,7 +890,6 @@ class Analysis:
                     preds[nxt] = set()
                     work.append(nxt)
                 preds[nxt].add(node)
-        self._walks[key] = preds
         return preds
 
     @staticmethod

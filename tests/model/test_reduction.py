@@ -173,7 +173,7 @@ def plain_and_reduced(program):
 
 
 def _acyclic(text: str, tensor_wait: str = "pass") -> bool:
-    return Reduction(System(compile_text(text), Semantics(tensor_wait=tensor_wait))).acyclic
+    return Reduction(System(compile_text(text), Semantics(tensor_wait=tensor_wait))).acyclic()
 
 
 TTEST_TRIES = """ranks 3;
@@ -208,7 +208,7 @@ kernel {
         "launches while a test holds", "a host polling beside a failing assert",
         "a LOAD polling beside a failing assert", "a loop on a LOADed value", "a while loop that counts"])
 def test_which_programs_have_no_cycle(text, acyclic):
-    """Reduction.acyclic: the walk of model/analysis.py `runs_repeat_nothing` on every process
+    """Reduction.acyclic(): the walk of model/analysis.py `runs_repeat_nothing` on every process
     (and every launch) has no cycle. Only then does the explorer leave out the cycle proviso.
     The host that polls forever beside a kernel whose assert can fail is the shape where a
     dropped proviso hides the assert (a scratch copy that found no cycle in any walk

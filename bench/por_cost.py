@@ -32,6 +32,7 @@ CASES = [  # (label, spec, defines)
     ("value-counting: root EQ handshake N=64", "specs/root_eq_handshake.sig", {"N": 64}),
     ("try-counting: TTEST ring K=16 N=4", "specs/ttest_ring.sig", {"N": 4, "K": 16}),
     ("try-counting: TTEST ring K=2 N=8", "specs/ttest_ring.sig", {"N": 8, "K": 2}),
+    ("try-counting: TTEST ring K=16 N=32", "specs/ttest_ring.sig", {"N": 32, "K": 16}),
 ]
 
 

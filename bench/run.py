@@ -122,6 +122,7 @@ CASES = (
     _case("TTEST ring N=10", "specs/ttest_ring.sig", N=10, K=2, long=True),
     _case("TTEST ring tries K=16 N=4", "specs/ttest_ring.sig", N=4, K=16),
     _case("TTEST ring tries K=16 N=6", "specs/ttest_ring.sig", N=6, K=16, long=True),
+    _case("TTEST ring tries K=16 N=16", "specs/ttest_ring.sig", N=16, K=16, long=True),
     _case("root EQ handshake N=10", "specs/root_eq_handshake.sig", N=10),
     _case("root EQ handshake N=16", "specs/root_eq_handshake.sig", N=16, long=True),
     _case("root multi-launch N=8 L=3", "specs/root_multi_launch.sig", N=8, L=3),

@@ -58,8 +58,8 @@ def check_program(program: Program, spec: str, options: Options = Options(), pro
     symmetry = Symmetry.of(system)[0] if options.symmetry else None
     reduction = Reduction(system, symmetry=symmetry) if options.por else None
     reduce = reduction.ample if reduction is not None and reduction.enabled else None
-    acyclic = reduction.acyclic if reduce is not None else None
-    monitor, ex, raced = _search(system, program, options, deadline, progress, reduce, symmetry, acyclic, race=True)
+    cycles = reduction.cycles if reduce is not None else None
+    monitor, ex, raced = _search(system, program, options, deadline, progress, reduce, symmetry, cycles, race=True)
     if raced is not None:  # the compiled unreduced search finished first (checker/race.py)
         reduce = symmetry = None
     if reduce is not None and "overflow" in monitor.found:
@@ -68,7 +68,7 @@ def check_program(program: Program, spec: str, options: Options = Options(), pro
         # with them dependent, so that the other verdicts cannot hide behind that overflow
         # (docs/trust.md, section 3a).
         reduce = Reduction(system, commute_adds=False, symmetry=symmetry).ample
-        monitor, ex, _ = _search(system, program, options, deadline, progress, reduce, symmetry, acyclic)
+        monitor, ex, _ = _search(system, program, options, deadline, progress, reduce, symmetry, cycles)
     violations, stop = monitor.finish(ex, deadline)
     if "data_race" in monitor.found and reduce is not None and options.order == "bfs":
         violations = _shortest_race(system, options, deadline, violations)
@@ -96,7 +96,7 @@ RACE_WEIGHT = 40  # unreduced states per reduced state: about what each costs (c
 RACE_CAP = 10_000_000  # unreduced states at most; past them it is dropped
 
 
-def _search(system, program: Program, options: Options, deadline, progress, reduce, symmetry, acyclic,
+def _search(system, program: Program, options: Options, deadline, progress, reduce, symmetry, cycles,
             race=False):
     """(monitor, exploration, raced): raced is None, or the states the reduced search had stored
     when the compiled unreduced search, run in turns with it, finished first (checker/race.py)."""
@@ -108,7 +108,7 @@ def _search(system, program: Program, options: Options, deadline, progress, redu
     common = dict(order=options.order, deadline=deadline, store=options.store, watch=_operations(program),
                   engine=options.engine)
     search = exploring(system, judge, max_states=options.max_states, max_memory=options.max_memory,
-                       progress=progress, reduce=reduce, symmetry=symmetry, acyclic=acyclic, **common)
+                       progress=progress, reduce=reduce, symmetry=symmetry, cycles=cycles, **common)
     if not race or (reduce is None and symmetry is None) or options.max_states is not None \
             or options.engine != "auto" or options.store != "exact":
         return judge, run(search), None

@@ -151,15 +151,18 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
             deadline: float | None = None, max_memory: int | None = None,
             progress: Callable[[int, int, float], None] | None = None,
             reduce: Callable | None = None, store: str = "exact", symmetry=None, watch=None,
-            engine: str = "auto", acyclic: Callable[[], bool] | None = None) -> Exploration:
+            engine: str = "auto", cycles: Callable[[], Callable | None] | None = None) -> Exploration:
     """Explore every reachable state of `system` (BFS by default: first traces are shortest).
     `deadline` is a time.monotonic() value. `reduce(state, steps)` may name a stubborn subset
     of the enabled steps to follow instead of all (partial-order reduction); the cycle
     proviso is applied here: a state is expanded fully when a step of the subset leads back
     to itself or to a state already expanded, so every cycle of the reduced graph has a fully
-    expanded state. `acyclic()`, asked once, the first time the proviso would expand a
-    state fully, may answer that the state graph has no cycle (model/independence.py
-    `Reduction.acyclic`): the proviso is then left out for the rest of the search. `store`
+    expanded state. `cycles()`, asked once, the first time the proviso would expand a
+    state fully (model/independence.py `Reduction.cycles`), answers None when the state graph
+    has no cycle: the proviso is then left out for the rest of the search; or a function
+    (state, step) -> whether the step may lie on a cycle: only such a step (or one back to
+    its own state) then calls for the full expansion, since every cycle of the reduced graph
+    is made of them. `store`
     is "exact" or "fingerprint" (checker/store.py). With `symmetry`
     (model/symmetry.py) every state is stored as the representative of its orbit,
     `symmetry.canon(state)`: a stored link then means "the step with that label from the
@@ -171,7 +174,7 @@ def explore(system, judge: Judge, *, order: str = "bfs", max_states: int | None 
     the same Exploration."""
     return run(exploring(system, judge, order=order, max_states=max_states, deadline=deadline,
                          max_memory=max_memory, progress=progress, reduce=reduce, store=store,
-                         symmetry=symmetry, watch=watch, engine=engine, acyclic=acyclic))
+                         symmetry=symmetry, watch=watch, engine=engine, cycles=cycles))
 
 
 def run(search) -> Exploration:
@@ -187,7 +190,7 @@ def exploring(system, judge: Judge, *, order: str = "bfs", max_states: int | Non
               deadline: float | None = None, max_memory: int | None = None,
               progress: Callable[[int, int, float], None] | None = None,
               reduce: Callable | None = None, store: str = "exact", symmetry=None, watch=None,
-              engine: str = "auto", acyclic: Callable[[], bool] | None = None):
+              engine: str = "auto", cycles: Callable[[], Callable | None] | None = None):
     """`explore` as a generator that yields, every 64 expansions (256 compiled), the work done so
     far (here: the states stored), and returns its Exploration (StopIteration.value): so that
     two searches can take turns (checker/race.py). The points where it yields and what it
@@ -255,6 +258,7 @@ def exploring(system, judge: Judge, *, order: str = "bfs", max_states: int | Non
     expanded = 0
     done = bytearray(1)  # index -> 1 once expanded (for the cycle proviso)
     proviso = True
+    ask, on_cycle = cycles, _always  # `cycles`, until asked
     full = 0  # states the proviso expanded fully
     limit = max_states if max_states is not None else -1
     try:
@@ -293,10 +297,11 @@ def exploring(system, judge: Judge, *, order: str = "bfs", max_states: int | Non
                         key = pack(step.next)
                         t = find(key)
                         if t >= 0 and (t == s or done[t]):
-                            if acyclic is not None and acyclic():  # no cycle to close: no proviso
-                                proviso = False
-                            else:
-                                acyclic = None
+                            if ask is not None:
+                                on_cycle, ask = ask(), None
+                                if on_cycle is None:  # no cycle to close: no proviso
+                                    proviso = False
+                            if proviso and (t == s or on_cycle(state, step)):
                                 full += 1
                                 keys = None
                                 break
@@ -354,6 +359,10 @@ def exploring(system, judge: Judge, *, order: str = "bfs", max_states: int | Non
     if reduce is not None:
         ex.extra["proviso_full"] = full
     return finished(ex, start)
+
+
+def _always(state, step) -> bool:
+    return True
 
 
 def finished(ex: Exploration, start: float) -> Exploration:

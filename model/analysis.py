@@ -493,7 +493,7 @@ class Analysis:
         self._steps: dict = {}  # (kind, rank, block, launch id) -> {(pc, locals): `_concrete_next`}
         self._rising: dict = {}
         self._bounded: dict = {}
-        self._repeat_free: bool | None = None
+        self._repeat_points: dict | None = None
 
     def ctx(self, kind: str, rank: int, block: int = 0, launch_id: int | None = None) -> dict:
         if kind == "host":
@@ -900,43 +900,66 @@ class Analysis:
             return True
         return False
 
-    def runs_repeat_nothing(self) -> bool:
-        """Whether no process can come back to a point (pc, locals) it has been at: the walk of
-        `_walk` of every host, and of every kernel block in every launch its host can make
-        (`launch_bound`), is complete and has no cycle. Every loop on the way is then counted
-        (a local that only grows towards a bound: `for (int i = 0; i < K; i++)`); a polling
-        loop `while (!TTEST(...))`, a loop on a LOADed value or on a launch that need not end
-        is not. The walk over-approximates what a process does between its visible steps (both
-        outcomes of every TTEST, every wait taken as completing, every value of a choice), and
-        a dead local zeroed by the system cannot close a cycle the walk does not have (what a
-        process does next depends on its live locals only). So no sequence of steps of the
-        system comes back to a state: a kernel block runs again only when its host launches
-        it again, and the hosts cannot repeat either. The wait of a multi-element pass, which
-        starts its pass over when a read fails, is a repeat the walk does not see: the
-        caller rules that out (model/independence.py `Reduction.acyclic`)."""
-        if self._repeat_free is not None:
-            return self._repeat_free
+    @classmethod
+    def _looping(cls, preds: dict) -> set:
+        """The points of a walk that lie on a cycle of it (a strongly connected component with
+        an edge inside)."""
+        if not cls._has_cycle(preds):
+            return set()
+        import networkx as nx  # only for a walk with a cycle (networkx: 12 MB and 0.1 s to import)
+
+        g = nx.DiGraph()
+        g.add_nodes_from(preds)
+        g.add_edges_from((a, b) for b, before in preds.items() for a in before)
+        looping = set()
+        for scc in nx.strongly_connected_components(g):
+            if len(scc) > 1 or any(g.has_edge(n, n) for n in scc):
+                looping |= scc
+        return looping
+
+    def repeat_points(self) -> dict:
+        """kind ("host", "kernel") -> the pcs from which a process of that kind may take a step
+        that lies on a cycle of the state graph, or None for every pc. A pc qualifies when a
+        point (pc, locals) of the walk of `_walk` of some process of that kind (every host;
+        every kernel block in every launch its host can make, `launch_bound`) lies on a cycle
+        of that walk. Sound because on a cycle of the system every process comes back to its
+        (pc, live locals): the walk over-approximates what a process does between its visible
+        steps (both outcomes of every TTEST, every wait taken as completing, every value of a
+        choice), and what it does next depends on its live locals only, so its steps on the
+        cycle follow a cycle of its walk (docs/trust.md 3a, "Cycles only where a process
+        loops"). A kernel block runs again only when its host launches it again: when a host's
+        launches have no bound, every kernel pc qualifies. A walk that is incomplete (over
+        4096 points, or a local becomes unknown: a LOAD, a FETCH_ADD) makes every pc of its
+        kind qualify. The wait of a multi-element pass, which starts its pass over when a read
+        fails, is a repeat the walk does not see: the caller adds it
+        (model/independence.py `Reduction.cycles`). Nothing qualifies anywhere exactly when
+        no sequence of steps comes back to a state."""
+        if self._repeat_points is not None:
+            return self._repeat_points
         p = self.program
-        ok = True
+        host: set | None = set()
+        kernel: set | None = set()
         for r in range(p.nranks):
-            preds = self._walk("host", r, 0, None)
-            n = self.launch_bound(r) if preds is not None and not self._has_cycle(preds) else None
+            if host is not None:
+                preds = self._walk("host", r, 0, None)
+                host = None if preds is None else host | {q for q, _ in self._looping(preds)}
+            n = self.launch_bound(r)
             if n is None:
-                ok = False
-                break
+                kernel = None
+            if kernel is None:
+                continue
             lids = range(n) if p.uses_launch_id else range(min(n, 1))
             for b in range(p.nblocks):
                 for lid in lids:
                     preds = self._walk("kernel", r, b, lid)
-                    if preds is None or self._has_cycle(preds):
-                        ok = False
+                    if preds is None:
+                        kernel = None
                         break
-                if not ok:
+                    kernel |= {q for q, _ in self._looping(preds)}
+                if kernel is None:
                     break
-            if not ok:
-                break
-        self._repeat_free = ok
-        return ok
+        self._repeat_points = {"host": host, "kernel": kernel}
+        return self._repeat_points
 
     def _adds_of_one_run(self, kind: str, rank: int, block: int, lid, cand: int) -> dict | None:
         """position -> (sum of the positive, of the negative adds) one run of the process may
@@ -948,16 +971,7 @@ class Analysis:
         preds = self._walk(kind, rank, block, lid)
         if preds is None:
             return None
-        looping = set()
-        if self._has_cycle(preds):
-            import networkx as nx  # only for a walk with a cycle (networkx: 12 MB and 0.1 s to import)
-
-            g = nx.DiGraph()
-            g.add_nodes_from(preds)
-            g.add_edges_from((a, b) for b, before in preds.items() for a in before)
-            for scc in nx.strongly_connected_components(g):
-                if len(scc) > 1 or any(g.has_edge(n, n) for n in scc):
-                    looping |= scc
+        looping = self._looping(preds)
         out: dict = {}
         for node in preds:
             q, L = node

@@ -29,8 +29,9 @@ kept processes moves, and none of those can enable a kept process that is blocke
 is stubborn (conditions D1 and D2 of Valmari), so every terminal state and, with the
 explorer's cycle proviso (a state is expanded fully when a kept step closes a cycle),
 every reachable fault, overwrite and doomed state has a representative in the reduced graph.
-A program whose state graph has no cycle (`acyclic()`: no process can come back to a point,
-model/analysis.py `runs_repeat_nothing`) needs no proviso (docs/trust.md 3a).
+A program whose state graph has no cycle (`cycles()` is None: no process can come back to a
+point, model/analysis.py `repeat_points`) needs no proviso, and elsewhere only a step whose
+mover stands where its kind of process may loop can close a cycle (docs/trust.md 3a).
 docs/trust.md gives the argument. `--set-granularity line` is not reduced: `supported` is
 False for it.
 
@@ -53,6 +54,8 @@ each process's own clock), so they commute and lead to the same state.
 """
 
 from __future__ import annotations
+
+import functools
 
 from model import analysis as A
 from model import ir
@@ -135,6 +138,20 @@ def _safe(ins: ir.Wait, env, ctx) -> bool:
 # statements that leave a block's locals as they are (a failed assert or a fault stops the
 # block: following it further only adds to what it may do)
 _LOCALS_STAY = (ir.Wait, ir.Notify, ir.Fence, ir.Access, ir.Store, ir.Reset, ir.Assert, ir.Observe, ir.BlockBarrier)
+
+
+_UNASKED = object()
+
+
+def _may_close(R: int, members, host, kernel, state, step) -> bool:
+    """Whether `step` of `state` may lie on a cycle: one of its movers stands at a pc where its
+    kind of process may loop (`host`, `kernel`: sets of pcs, None for every pc)."""
+    procs = state.procs
+    for j in members(step.process):
+        pcs = host if j < R else kernel
+        if pcs is None or procs[j][0] in pcs:
+            return True
+    return False
 
 
 def _kept(gate: tuple, members, adds) -> bool:
@@ -252,7 +269,7 @@ class Reduction:
         self._instrs = (code.instrs, an.codes["kernel"].instrs)
         self._rank_mask = tuple(((1 << s.E) - 1) << (r * s.E) for r in range(self.R))
         self._host_barriers = any(isinstance(x, ir.HostBarrier) for x in code.instrs)
-        self._acyclic: bool | None = None
+        self._cycles = _UNASKED
         self.reduced = 0  # states where a proper subset was kept
         self._refined: dict = {}  # (rank, block, launch id, pc, locals) -> _Future from there
         self._columns: dict = {}  # a column of a refined future, a mask of a way -> the one object kept for it
@@ -264,15 +281,30 @@ class Reduction:
 
     def acyclic(self) -> bool:
         """Whether no sequence of steps comes back to a state (docs/trust.md 3a, "Without
-        cycles"): then the explorer needs no cycle proviso. Computed when first asked (the
-        explorer asks only when the proviso would expand a state fully): the walks cost up
-        to 0.2 s at 32 ranks."""
-        if self._acyclic is None:
+        cycles"): then the explorer needs no cycle proviso."""
+        return self.cycles() is None
+
+    def cycles(self):
+        """None when no sequence of steps comes back to a state; else a function (state, step)
+        -> whether the step may lie on a cycle of the state graph (docs/trust.md 3a, "Cycles
+        only where a process loops"): a step whose movers all stand at pcs where their kind of
+        process never loops cannot close one, and the explorer's proviso needs only the
+        others. Computed when first asked (the explorer asks only when the proviso would
+        expand a state fully): the walks cost up to 0.2 s at 32 ranks."""
+        if self._cycles is _UNASKED:
             s = self.system
-            waits_one = s.atomic_waits or all(_single(x.view) for c in (s.program.host, s.program.kernel)
-                                              for x in c.instrs if isinstance(x, ir.Wait))
-            self._acyclic = waits_one and s.analysis.runs_repeat_nothing()
-        return self._acyclic
+            points = dict(s.analysis.repeat_points())
+            for kind, code in (("host", s.program.host), ("kernel", s.program.kernel)):
+                restarts = {q for q, x in enumerate(code.instrs)  # a multi-element pass starts over
+                            if isinstance(x, ir.Wait) and not (s.atomic_waits or _single(x.view))}
+                if restarts and points[kind] is not None:
+                    points[kind] = points[kind] | restarts
+            if all(v is not None and not v for v in points.values()):
+                self._cycles = None
+            else:
+                self._cycles = functools.partial(_may_close, self.R, self._members,
+                                                 points["host"], points["kernel"])
+        return self._cycles
 
     def _future(self, j: int, entry, launches) -> _Future:
         """Process j's future from its entry: a kernel block's from its pc and locals (cached),

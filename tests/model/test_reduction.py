@@ -208,7 +208,7 @@ kernel {
         "launches while a test holds", "a host polling beside a failing assert",
         "a LOAD polling beside a failing assert", "a loop on a LOADed value", "a while loop that counts"])
 def test_which_programs_have_no_cycle(text, acyclic):
-    """Reduction.acyclic(): the walk of model/analysis.py `runs_repeat_nothing` on every process
+    """Reduction.acyclic(): the walk of model/analysis.py `repeat_points` on every process
     (and every launch) has no cycle. Only then does the explorer leave out the cycle proviso.
     The host that polls forever beside a kernel whose assert can fail is the shape where a
     dropped proviso hides the assert (a scratch copy that found no cycle in any walk
@@ -216,6 +216,74 @@ def test_which_programs_have_no_cycle(text, acyclic):
     that took a walk that lost a local as one without a cycle did)."""
     reduced_agrees(text)
     assert _acyclic(text) is acyclic
+
+
+def _loop_texts(text: str) -> dict:
+    """kind -> the sorted texts of the statements from which a step may lie on a cycle
+    (model/analysis.py `repeat_points`; None: every statement of that kind)."""
+    system = System(compile_text(text))
+    points = system.analysis.repeat_points()
+    out = {}
+    for kind, code in (("host", system.program.host), ("kernel", system.program.kernel)):
+        pcs = points[kind]
+        out[kind] = None if pcs is None else sorted({code.instrs[q].text for q in pcs})
+    return out
+
+
+@pytest.mark.parametrize("text, host, kernel", [
+    ("ranks 2; signal f; signal g;\nkernel { if (rank == 0) { TNOTIFY(f @ 1, 1, Set); TWAIT(g, 1, GE); } "
+     "else { while (!TTEST(f, 1, GE)) { TNOTIFY(g @ 0, 0, Set); } TNOTIFY(g @ 0, 1, Set); } }\n",
+     [], ["!TTEST(f, 1, GE)", "TNOTIFY(g @ 0, 0, Set)", "TTEST(f, 1, GE)"]),
+    ("ranks 2; signal f; host { if (rank == 0) { while (!TTEST(f, 1, GE)) { } } else { launch; } }\n"
+     "kernel { TNOTIFY(f @ 0, 1, Set); }\n", ["!TTEST(f, 1, GE)", "TTEST(f, 1, GE)"], []),
+    ("ranks 2; blocks 2; signal f; host { while (!TTEST(f, 1, GE)) { launch; } }\n"
+     "kernel { if (block == 1) { TNOTIFY(f, 1, Set); } }\n", ["!TTEST(f, 1, GE)", "TTEST(f, 1, GE)", "launch"], None),
+    ("ranks 2; signal f;\nkernel { if (rank == 0) { while (LOAD(f @ 1) == 0) { } } else { TNOTIFY(f, 1, Set); } }\n",
+     [], None),
+    (TTEST_TRIES, [], []),
+], ids=["a kernel polling loop", "a host polling loop", "launches while a test holds", "a LOAD polling loop",
+        "ttest tries"])
+def test_where_processes_loop(text, host, kernel):
+    """model/analysis.py `repeat_points`: the statements from which a step may lie on a cycle
+    of the state graph are those on a cycle of some process's walk: the poll and what the
+    loop body does, not the notification after the loop. A host whose launches have no bound
+    makes every kernel statement one (the blocks run again); so does a kernel walk that
+    loses a local (a LOAD)."""
+    reduced_agrees(text)
+    assert _loop_texts(text) == {"host": host, "kernel": kernel}
+
+
+def _assert_found_beside_the_spin(text: str) -> None:
+    """The reduced search, BFS and DFS, reports the failing assert beside the process that
+    spins for ever, and judges as the plain search."""
+    program = compile_text(text)
+    for order in ("bfs", "dfs"):
+        got = check_program(program, "x.sig", Options(order=order))
+        assert got.stats.reduction == "partial-order"
+        assert sorted(got.violated) == ["assertion", "deadlock"]
+    reduced_agrees(text)
+
+
+def test_a_poller_looping_over_two_steps_keeps_the_proviso():
+    """Rank 1 polls a flag nobody sets, and its loop takes two steps (TTEST, TNOTIFY), so it
+    comes back to a state without a self-loop: only `Reduction.cycles` says that its steps
+    may close a cycle. Rank 0's failing assert is found only if the proviso expands the
+    poller's states fully; a scratch copy whose predicate said no step closes a cycle
+    reported the deadlock alone."""
+    text = """ranks 2;
+signal f;
+signal g;
+kernel {
+    if (rank == 0) {
+        int k = any(0, 2);
+        assert(k != 1);
+    } else {
+        while (!TTEST(f, 1, GE)) { TNOTIFY(g @ 0, 0, Set); }
+    }
+}
+"""
+    assert _loop_texts(text)["kernel"] == ["!TTEST(f, 1, GE)", "TNOTIFY(g @ 0, 0, Set)", "TTEST(f, 1, GE)"]
+    _assert_found_beside_the_spin(text)
 
 
 def test_a_multi_element_wait_that_starts_its_pass_over_keeps_the_cycle_proviso():
@@ -236,12 +304,7 @@ kernel {
 }
 """
     assert not _acyclic(text) and _acyclic(text, "atomic")
-    program = compile_text(text)
-    for order in ("bfs", "dfs"):
-        got = check_program(program, "x.sig", Options(order=order))
-        assert got.stats.reduction == "partial-order"
-        assert sorted(got.violated) == ["assertion", "deadlock"]
-    reduced_agrees(text)
+    _assert_found_beside_the_spin(text)
 
 
 def test_without_cycles_the_ttest_tries_need_no_proviso():

@@ -264,13 +264,7 @@ def _assert_found_beside_the_spin(text: str) -> None:
     reduced_agrees(text)
 
 
-def test_a_poller_looping_over_two_steps_keeps_the_proviso():
-    """Rank 1 polls a flag nobody sets, and its loop takes two steps (TTEST, TNOTIFY), so it
-    comes back to a state without a self-loop: only `Reduction.cycles` says that its steps
-    may close a cycle. Rank 0's failing assert is found only if the proviso expands the
-    poller's states fully; a scratch copy whose predicate said no step closes a cycle
-    reported the deadlock alone."""
-    text = """ranks 2;
+TWO_STEP_POLLER = """ranks 2;
 signal f;
 signal g;
 kernel {
@@ -282,7 +276,34 @@ kernel {
     }
 }
 """
-    assert _loop_texts(text)["kernel"] == ["!TTEST(f, 1, GE)", "TNOTIFY(g @ 0, 0, Set)", "TTEST(f, 1, GE)"]
+
+LONG_HOST_POLLER = """ranks 2;
+signal f;
+signal g;
+host {
+    if (rank == 0) {
+        for (int i = 0; i < 5000; i++) { }
+        while (!TTEST(f, 1, GE)) { reset g; }
+    } else {
+        launch;
+    }
+}
+kernel { int k = any(0, 9); assert(k != 1); }
+"""
+
+
+@pytest.mark.parametrize("text, loops", [
+    (TWO_STEP_POLLER, {"host": [], "kernel": ["!TTEST(f, 1, GE)", "TNOTIFY(g @ 0, 0, Set)", "TTEST(f, 1, GE)"]}),
+    (LONG_HOST_POLLER, {"host": None, "kernel": None}),
+], ids=["a kernel poller", "a host poller whose walk passes 4096 points"])
+def test_a_poller_looping_over_two_steps_keeps_the_proviso(text, loops):
+    """A process polls a flag nobody sets, and its loop takes two steps (TTEST, then a
+    TNOTIFY or a reset), so it comes back to a state without a self-loop: only
+    `Reduction.cycles` says that its steps may close a cycle. The failing assert is found
+    only if the proviso expands the poller's states fully. Scratch copies reported the
+    deadlock alone: one whose predicate said no step closes a cycle (the kernel poller), one
+    that took a host walk past 4,096 points as finding no loop (the host poller)."""
+    assert _loop_texts(text) == loops
     _assert_found_beside_the_spin(text)
 
 

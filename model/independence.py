@@ -56,6 +56,7 @@ each process's own clock), so they commute and lead to the same state.
 from __future__ import annotations
 
 import functools
+import operator
 
 from model import analysis as A
 from model import ir
@@ -1048,9 +1049,11 @@ class Reduction:
         kinds = self._cur
         running = [j for j, p in enumerate(procs) if p is not None and p[1] >= 0]
         fut = {}
+        reach = {}  # j -> every element one of its masks in `fut` names: no conflict without one of them
         for j in running:
             f, pc = kinds[j], procs[j][0]
-            fut[j] = (f.rw[pc], f.w[pc], f.s[pc], f.r_up[pc], f.r_down[pc], f.w_up[pc], f.w_down[pc], f.lg[pc])
+            masks = fut[j] = (f.rw[pc], f.w[pc], f.s[pc], f.r_up[pc], f.r_down[pc], f.w_up[pc], f.w_down[pc], f.lg[pc])
+            reach[j] = functools.reduce(operator.or_, masks)
         need_cache: dict[int, tuple] = {}
         memo: dict = {}  # per state: the writers of a mask of elements, a block's adds to an element
         one_sign, same_set, bounded = self.one_sign_adds, self.same_set, self.bounded_adds
@@ -1107,6 +1110,8 @@ class Reduction:
             gated = []  # [j, conflicts, its gates or None]: j is needed unless one of its gates is kept
             if i in moving:
                 w_up, w_down, w_nop, w_set, w_any, r_up, r_down, r_any, barrier, m_now, l_now, w_remote = touch[i]
+                # every term of `conflicts` ands a mask of i's step with one of j's: none meets `touched`
+                touched = w_up | w_down | w_nop | w_set | w_any | r_up | r_down | r_any | m_now | l_now | w_remote
 
                 def conflicts(j: int, masks: tuple) -> bool:
                     """Whether a step of j that touches `masks` may not commute with i's step."""
@@ -1128,7 +1133,7 @@ class Reduction:
                 for j in running:
                     if j == i or j == own_host:
                         continue
-                    if conflicts(j, fut[j]):
+                    if touched & reach[j] and conflicts(j, fut[j]):
                         if j < R and (stuck(j, i) or barriers and not conflicts(j, self._region(j, procs[j][0])[1])):
                             continue
                         if j >= R:

@@ -1110,8 +1110,9 @@ class Reduction:
             gated = []  # [j, conflicts, its gates or None]: j is needed unless one of its gates is kept
             if i in moving:
                 w_up, w_down, w_nop, w_set, w_any, r_up, r_down, r_any, barrier, m_now, l_now, w_remote = touch[i]
-                # every term of `conflicts` ands a mask of i's step with one of j's: none meets `touched`
-                touched = w_up | w_down | w_nop | w_set | w_any | r_up | r_down | r_any | m_now | l_now | w_remote
+                # every term of `conflicts` ands a mask of i's step with one of j's future: where
+                # `touched` (all of the step's) meets none of `reach[j]` (all of the future's), none holds
+                touched = functools.reduce(operator.or_, (m for m in touch[i] if m.__class__ is int))
 
                 def conflicts(j: int, masks: tuple) -> bool:
                     """Whether a step of j that touches `masks` may not commute with i's step."""

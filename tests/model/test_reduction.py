@@ -516,8 +516,8 @@ def test_a_step_that_ends_a_readers_last_read_waits_for_the_sets_it_would_judge(
     Before the TTEST block 0 may still read g, so the second Set loses the unread first one;
     after it, nothing is lost. The TTEST reads nothing block 1 writes: only the rule that a
     reader's step depends on the later Sets of what it may still read (model/independence.py
-    `conflicts`, `m_now`) keeps both orders. Neither tests/model nor the deep differential
-    tests (6,000 random specs) failed when a scratch copy dropped that rule, and it then said
+    `conflicts`, `m_now`) keeps both orders. Neither the reduction, data, symmetry and differential tests of
+    tests/model (210) nor the deep reduction tests (6,000 random specs) failed when a scratch copy dropped that rule, and it then said
     `ok` here (a false ok): the random specs never gate a wait on one block beside the Sets
     of another."""
     text = f"""ranks 1;

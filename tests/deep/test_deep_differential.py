@@ -7,6 +7,7 @@ from oracles.strategies_symmetric import symmetric_specs
 from oracles.strategies_blocks import block_specs
 from oracles.strategies_data import data_por_specs, data_specs
 from oracles.strategies_data_symmetric import symmetric_data_specs
+from oracles.strategies_gated import gated_specs
 from oracles.agreement import (DEEP, DEEP_DATA, agree, blocks_are_real, data_agrees, data_reduced_agrees,
                                compile_text, same_stubborn_sets,
                                reduced_agrees, symmetric_agrees, symmetry_is_real)
@@ -45,6 +46,13 @@ def test_deep_reduced_search_judges_like_the_reference(text):
 @given(specs(max_visible=10, counters=True))
 def test_deep_reduced_search_on_counters_of_both_signs(text):
     reduced_agrees(text, max_states=20_000)
+
+
+@pytest.mark.deep
+@settings(DEEP, max_examples=1500)
+@given(gated_specs())
+def test_deep_reduced_search_on_gated_readers_beside_overwrites(text):
+    reduced_agrees(text)
 
 
 @pytest.mark.deep

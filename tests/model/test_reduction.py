@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from oracles.agreement import compile_text, data_reduced_agrees, reduced_agrees
 from oracles.strategies import specs
 from oracles.strategies_data import data_por_specs, data_specs
+from oracles.strategies_gated import gated_specs
 from oracles.strategies_launches import rooted_specs
 
 from checker.check import Options, check_file, check_program
@@ -534,6 +535,15 @@ kernel {{
         got = check_program(program, "x.sig", Options(order=order))
         assert got.stats.reduction == "partial-order"
         assert got.violated == ["lost_notification"]
+    reduced_agrees(text)
+
+
+@settings(FAST, max_examples=200)
+@given(gated_specs())
+def test_reduced_search_on_gated_readers_beside_overwrites(text):
+    """Readers whose own step (a TTEST of a flag, a choice) decides whether they will still
+    read an element, beside blocks that Set it more than once: the shape of the test above,
+    drawn (tests/oracles/strategies_gated.py)."""
     reduced_agrees(text)
 
 

@@ -811,7 +811,11 @@ class Reduction:
         """Whether an increase (`up`) or a decrease of the elements `written` may change the
         outcome of a TWAIT or TTEST that process j may still execute from pc. Not when the
         read is a wait that the change can only help (a completing wait stays complete), or a
-        comparison that already holds at the current values for every operand it can have."""
+        comparison that already holds at the current values for every operand it can have,
+        as long as no process left out of the set can move the element the other way first:
+        not on an element of `bounded_adds`, whose adds of both signs commute with this one
+        (every other write that moves an element against the change conflicts with it by the
+        adds' rule, so its writer is in the set)."""
         f = self._cur[j]
         if written & self.ghost & (f.r_up[pc] if up else f.r_down[pc]) or written & f.later[pc]:
             return True
@@ -819,12 +823,12 @@ class Reduction:
             if up and cmp in _UP:
                 if mono:
                     continue
-                if hi is not None and all(COMPARE[cmp](values[q], hi) for q in _bits(hit)):
+                if hi is not None and not hit & self.bounded_adds and all(COMPARE[cmp](values[q], hi) for q in _bits(hit)):
                     continue
             elif not up and cmp in _DOWN:
                 if mono:
                     continue
-                if lo is not None and all(COMPARE[cmp](values[q], lo) for q in _bits(hit)):
+                if lo is not None and not hit & self.bounded_adds and all(COMPARE[cmp](values[q], lo) for q in _bits(hit)):
                     continue
             return True
         return False

@@ -22,6 +22,7 @@ from oracles.strategies import specs
 from oracles.strategies_data import data_por_specs, data_specs
 from oracles.strategies_gated import gated_specs
 from oracles.strategies_launches import rooted_specs
+from oracles.strategies_values import value_specs
 
 from checker.check import Options, check_file, check_program
 from model import System
@@ -467,6 +468,112 @@ def test_an_add_stays_dependent_on_the_other_writes_of_its_counter(text):
     assert reduced.violated == plain.violated
 
 
+SET_OF_THE_VALUE_IT_HOLDS = """
+ranks 1;
+blocks 2;
+signal g;
+check clean_exit;
+kernel {
+    if (block == 0) { TNOTIFY(g, 5, Set); }
+    else { TNOTIFY(g, 5, Set); TNOTIFY(g, -5, AtomicAdd); }
+}
+"""
+
+
+def test_a_set_of_the_value_an_element_holds_stays_dependent_on_its_other_writes():
+    # Once block 1 has Set g to 5, block 0's Set of 5 changes nothing, but it is no step
+    # that commutes with block 1's add: after the add it writes 5 over 0, a dirty exit. Nobody
+    # waits on g, so it is no ghost element and the Set counts as a write of the same value
+    # (model/independence.py `w_nop`). A scratch copy without the rule that such a write
+    # conflicts with the other writes of its element passed the 328 reduction, data,
+    # symmetry, differential and spec tests, and said ok here.
+    program = compile_text(SET_OF_THE_VALUE_IT_HOLDS)
+    plain, reduced = plain_and_reduced(program)
+    assert list(plain.violated) == ["dirty_exit"]
+    assert reduced.violated == plain.violated and reduced.stats.reduction == "partial-order"
+    reduced_agrees(SET_OF_THE_VALUE_IT_HOLDS)
+
+
+TEST_IN_A_LAUNCH_AHEAD = """
+ranks 2;
+signal g;
+signal h;
+host { reset h; launch; }
+kernel {
+    if (rank == 1) { TNOTIFY(g @ 0, 1, Set); TNOTIFY(h @ 0, 1, AtomicAdd); }
+    else { assert(TTEST(g, 1, GE)); }
+}
+"""
+
+
+def test_an_increase_waits_for_a_host_whose_kernel_may_still_test_it():
+    # g@0 only rises (one Set of 1 by rank 1) and only a GE reads it, so rank 1's Set is an
+    # increase. Host 0 has not launched yet (its reset of h conflicts with rank 1's add, so it
+    # cannot go first alone); the kernel it will launch TTESTs g@0, and an increase before the
+    # TTEST changes its outcome. The host's own statements read nothing, so only the check of
+    # its kernels ahead (`_falsified`, `later`) keeps the TTEST-first order, where the assert
+    # fails. A scratch copy without that check changed one golden trace in the 328 reduction,
+    # data, symmetry, differential and spec tests, and said ok here.
+    program = compile_text(TEST_IN_A_LAUNCH_AHEAD)
+    plain, reduced = plain_and_reduced(program)
+    assert list(plain.violated) == ["assertion"]
+    assert reduced.violated == plain.violated and reduced.stats.reduction == "partial-order"
+    reduced_agrees(TEST_IN_A_LAUNCH_AHEAD)
+
+
+DECREASE_BESIDE_A_FAILING_TEST = """
+ranks 1;
+blocks 2;
+signal g = 2;
+kernel {
+    if (block == 0) { TNOTIFY(g, -1, AtomicAdd); }
+    else { assert(TTEST(g, 1, LE)); }
+}
+"""
+
+
+def test_a_decrease_waits_for_a_test_it_can_make_hold():
+    # TTEST(g, 1, LE) fails at g = 2 and holds after block 0's decrease: the orders differ,
+    # and the assert fails only when the TTEST comes first. A decrease leaves an LE test alone
+    # only where it holds already (`_falsified`, the smallest operand); a scratch copy that
+    # took every LE test as left alone passed the 328 reduction, data, symmetry, differential
+    # and spec tests, and said ok here. (The increase beside a GE test, its mirror, is caught
+    # by the shipped specs.)
+    program = compile_text(DECREASE_BESIDE_A_FAILING_TEST)
+    plain, reduced = plain_and_reduced(program)
+    assert list(plain.violated) == ["assertion"]
+    assert reduced.violated == plain.violated and reduced.stats.reduction == "partial-order"
+    reduced_agrees(DECREASE_BESIDE_A_FAILING_TEST)
+
+
+HOST_BEHIND_A_WAIT_ANOTHER_MAY_OPEN = """
+ranks 3;
+signal g;
+signal f;
+check clean_exit;
+host { launch; reset g; }
+kernel {
+    if (rank == 0) { TWAIT(f, 1, GE); TNOTIFY(f, -1, AtomicAdd); }
+    else if (rank == 1) { TNOTIFY(g @ 0, 1, Set); }
+    else { TNOTIFY(f @ 0, 1, AtomicAdd); }
+}
+"""
+
+
+def test_a_host_behind_a_blocked_block_is_needed_when_a_third_process_may_open_the_wait():
+    # Host 0 stands in its launch while its block waits for f@0; its reset of g@0 conflicts
+    # with rank 1's Set of g@0. The host can be left out only while nobody else running may
+    # write f@0 (`stuck`): here rank 2's add opens the wait, the block returns, and the reset
+    # may come before the Set, a dirty exit. A scratch copy that took any block blocked at a
+    # wait as stuck changed one golden trace in the 328 reduction, data, symmetry,
+    # differential and spec tests, and said ok here.
+    program = compile_text(HOST_BEHIND_A_WAIT_ANOTHER_MAY_OPEN)
+    plain, reduced = plain_and_reduced(program)
+    assert list(plain.violated) == ["dirty_exit"]
+    assert reduced.violated == plain.violated and reduced.stats.reduction == "partial-order"
+    reduced_agrees(HOST_BEHIND_A_WAIT_ANOTHER_MAY_OPEN)
+
+
 # ---------------------------------------------------------------- the data mode
 
 
@@ -544,6 +651,15 @@ def test_reduced_search_on_gated_readers_beside_overwrites(text):
     """Readers whose own step (a TTEST of a flag, a choice) decides whether they will still
     read an element, beside blocks that Set it more than once: the shape of the test above,
     drawn (tests/oracles/strategies_gated.py)."""
+    reduced_agrees(text)
+
+
+@settings(FAST, max_examples=300)
+@given(value_specs())
+def test_reduced_search_on_steps_that_depend_on_the_values_they_meet(text):
+    """Sets of the value an element holds, increases and decreases beside TTESTs of every
+    comparison, a TTEST in a launch still ahead, a host behind a wait a third process may
+    open (tests/oracles/strategies_values.py): the shapes of the four tests above, drawn."""
     reduced_agrees(text)
 
 

@@ -8,6 +8,7 @@ from oracles.strategies_blocks import block_specs
 from oracles.strategies_data import data_por_specs, data_specs
 from oracles.strategies_data_symmetric import symmetric_data_specs
 from oracles.strategies_gated import gated_specs
+from oracles.strategies_values import value_specs
 from oracles.agreement import (DEEP, DEEP_DATA, agree, blocks_are_real, data_agrees, data_reduced_agrees,
                                compile_text, same_stubborn_sets,
                                reduced_agrees, symmetric_agrees, symmetry_is_real)
@@ -52,6 +53,13 @@ def test_deep_reduced_search_on_counters_of_both_signs(text):
 @settings(DEEP, max_examples=1500)
 @given(gated_specs())
 def test_deep_reduced_search_on_gated_readers_beside_overwrites(text):
+    reduced_agrees(text)
+
+
+@pytest.mark.deep
+@settings(DEEP, max_examples=2000)
+@given(value_specs())
+def test_deep_reduced_search_on_steps_that_depend_on_the_values_they_meet(text):
     reduced_agrees(text)
 
 

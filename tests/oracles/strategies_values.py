@@ -13,9 +13,10 @@ them dropped (stop 48's audit, docs/trust.md 3a):
 - a host standing in its launch while its block waits for a count that a third process
   may complete, beside a write its reset after the launch conflicts with: `stuck`.
 
-2-3 processes (ranks of one block, or blocks of one rank), signals g (the element the
-values play on, with a random initial value) and f (the count a waiter needs), each process
-a short list of those statements; hosts launch once and now and then reset g afterwards.
+Each spec is one of the four shapes, with its values, comparisons and process order drawn,
+or 2-3 processes (ranks of one block, or blocks of one rank) each drawn freely from their
+parts; g is the element the values play on (with a random initial value), f the count a
+waiter needs.
 """
 
 from __future__ import annotations
@@ -28,12 +29,48 @@ CMPS = ("EQ", "NE", "GT", "GE", "LT", "LE")
 ROLES = ("setter", "setter", "adder", "tester", "tester", "waiter", "opener")
 
 
+def _spec(nranks: int, nblocks: int, bodies: list, host: str, clean: bool, init: int) -> str:
+    who = "rank" if nranks > 1 else "block"
+    lines = [f"    {'if' if p == 0 else 'else if'} ({who} == {p}) {{ {body} }}" for p, body in enumerate(bodies)]
+    return (f"ranks {nranks};\nblocks {nblocks};\nsignal g = {init};\nsignal f;\n"
+            f"{'check clean_exit;' + chr(10) if clean else ''}{host}kernel {{\n" + "\n".join(lines) + "\n}\n")
+
+
 @st.composite
-def value_specs(draw) -> str:
+def _family(draw, family: str) -> str:
+    """One of the four shapes, its values, comparisons and process order drawn."""
+    v = draw(st.integers(0, 3))
+    cmp = draw(st.sampled_from(CMPS))
+    neg = draw(st.sampled_from(("", "!")))
+    if family == "nop":  # a Set of the value another Set left, beside that one's later add
+        bodies = [f"TNOTIFY(g, {v}, Set);", f"TNOTIFY(g, {v}, Set); TNOTIFY(g, {draw(st.sampled_from((-1, 1, -v)))}, AtomicAdd);"]
+        nranks, host, clean = 1, "", True
+    elif family == "tests":  # adds of both signs beside a TTEST in an assert
+        bodies = [f"assert({neg}TTEST(g, {v}, {cmp}));", f"TNOTIFY(g, {draw(st.integers(1, 2))}, AtomicAdd);",
+                  f"TNOTIFY(g, {-draw(st.integers(1, 2))}, AtomicAdd);"]
+        nranks, host, clean = 1, "", False
+    elif family == "ahead":  # a TTEST in a launch that has not started, beside an increase
+        bodies = [f"assert({neg}TTEST(g, {v}, {draw(st.sampled_from(('GE', 'GT')))}));",
+                  f"TNOTIFY(g @ 0, {draw(st.integers(1, 3))}, Set); TNOTIFY(f @ 0, 1, AtomicAdd);"]
+        nranks, host, clean = 2, "host { reset f; launch; }\n", False
+    else:  # "stuck": a host in its launch, its block waiting for a count a third rank gives
+        bodies = ["TWAIT(f, 1, GE); TNOTIFY(f, -1, AtomicAdd);", f"TNOTIFY(g @ 0, {v}, Set);", "TNOTIFY(f @ 0, 1, AtomicAdd);"]
+        nranks, host, clean = 3, "host { launch; reset g; }\n", True
+    if nranks == 1:  # blocks of one rank, in any order
+        bodies = draw(st.permutations(bodies))
+    else:  # the holder of g and f stays rank 0 (TTEST and TWAIT read their own rank)
+        bodies = bodies[:1] + draw(st.permutations(bodies[1:]))
+    return _spec(nranks, 1 if nranks > 1 else len(bodies), list(bodies), host, clean, draw(st.integers(0, 2)))
+
+
+ROLES = ("setter", "setter", "adder", "tester", "tester", "waiter", "opener")
+
+
+@st.composite
+def _free(draw) -> str:
+    """Processes of 1-2 statements each, drawn from the roles of the four shapes."""
     ranks_not_blocks = draw(st.booleans())
     n = draw(st.integers(2, 3))
-    nranks, nblocks = (n, 1) if ranks_not_blocks else (1, n)
-    who = "rank" if ranks_not_blocks else "block"
     home = draw(st.sampled_from((0, n - 1))) if ranks_not_blocks else 0  # the rank g and f live on
     at = f" @ {home}" if ranks_not_blocks else ""
     bodies = []
@@ -56,8 +93,13 @@ def value_specs(draw) -> str:
             else:  # a count the waiter may be waiting for
                 parts.append(f"TNOTIFY(f{at}, 1, AtomicAdd);")
         bodies.append(" ".join(parts))
-    lines = [f"    {'if' if p == 0 else 'else if'} ({who} == {p}) {{ {body} }}" for p, body in enumerate(bodies)]
     host = draw(st.sampled_from(("", "host { launch; reset g; }\n", "host { reset f; launch; }\n")))
-    clean = draw(st.sampled_from(("check clean_exit;\n", "check clean_exit;\n", "")))
-    return (f"ranks {nranks};\nblocks {nblocks};\nsignal g = {draw(st.integers(0, 2))};\nsignal f;\n{clean}{host}"
-            "kernel {\n" + "\n".join(lines) + "\n}\n")
+    nranks, nblocks = (n, 1) if ranks_not_blocks else (1, n)
+    return _spec(nranks, nblocks, bodies, host, draw(st.sampled_from((True, True, False))), draw(st.integers(0, 2)))
+
+
+def value_specs():
+    """One of the four shapes (values, comparisons, order drawn), or processes drawn freely
+    from their parts."""
+    return st.sampled_from(("nop", "tests", "ahead", "stuck", "free", "free")).flatmap(
+        lambda family: _free() if family == "free" else _family(family))

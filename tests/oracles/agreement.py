@@ -243,6 +243,14 @@ def symmetry_is_real(text: str, atomic_waits: bool = False) -> Symmetry | None:
         graph = reachable(system)
     except TooLarge:
         reject()
+    rotation_maps_the_graph(sym, graph)
+    return sym
+
+
+def rotation_maps_the_graph(sym, graph) -> None:
+    """Renaming by +1 maps every state of `graph` (the whole unreduced graph) to a state of it
+    and its successors, with their processes and events, onto the image's; every rotation
+    of a state has the state's representative."""
     for s, steps in graph.items():
         image = sym.rotate(s, 1)
         assert image in graph, "a renamed reachable state is not reachable"
@@ -252,7 +260,6 @@ def symmetry_is_real(text: str, atomic_waits: bool = False) -> Symmetry | None:
         rep, k = sym.canon_k(s)
         assert rep == sym.rotate(s, k)
         assert all(sym.canon(sym.rotate(s, j)) == rep for j in range(sym.R)), "two representatives for one orbit"
-    return sym
 
 
 def symmetric_agrees(text: str, atomic_waits: bool = False) -> None:
@@ -292,6 +299,12 @@ def blocks_are_real(text: str, atomic_waits: bool = False):
         graph = reachable(system)
     except TooLarge:
         reject()
+    blocks_map_the_graph(sym, graph)
+    return sym
+
+
+def blocks_map_the_graph(sym, graph) -> None:
+    """`blocks_are_real` on the whole unreduced graph `graph`."""
     gens = []
     for p in sym._generators():
         if sym.per_rank:
@@ -320,7 +333,6 @@ def blocks_are_real(text: str, atomic_waits: bool = False):
             "the representative of a representative is another state"
         if sym.per_rank:
             assert all(sym.canon(sym.apply(s, h)) == rep for h in gens), "two representatives for one orbit"
-    return sym
 
 
 def same_stubborn_sets(program, atomic_waits: bool = False, limit: int = MAX) -> int | None:

@@ -631,9 +631,6 @@ class Symmetry:
         """(the representative of the state's orbit, the k with representative = rotate(state, k)).
         `relative`, if given, is `relative_entries` of each rank (computed already)."""
         procs = state.procs
-        for p in procs:
-            if p is not None and p[1] < 0:  # a process that spins in a local loop keeps its stale locals
-                return state, 0
         R = self.R
         sig, ghost, launches = state.signals, state.ghost, state.launches
         segs = []
@@ -1250,9 +1247,6 @@ class Blocks:
         does not change. Either way the keys do not change under the rotation and a sorted
         state sorts to itself, so the representative of a representative is itself (the
         explorer and the trace rebuild rely on that)."""
-        for p in state.procs:
-            if p is not None and p[1] < 0:  # a process that spins in a local loop keeps its stale locals
-                return state, self.identity
         R, G = self.R, self.G
         ghost = state.ghost
         bits = [any(ghost[lo:hi]) for lo, hi in self.granges] if G else [False] * R

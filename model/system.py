@@ -362,7 +362,7 @@ class System:
                         seen = set()
                     key = (pc, tuple(L))
                     if key in seen:
-                        return (pc, -1, tuple(L))
+                        return (pc, -1, self._mask(is_host, pc, L))  # dead locals zeroed, as at a visible pc
                     seen.add(key)
                     if count > LOCAL_STEP_LIMIT:
                         raise LocalStepLimit(self.code_of(i).instrs[pc].span)

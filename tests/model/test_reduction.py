@@ -293,11 +293,29 @@ host {
 kernel { int k = any(0, 9); assert(k != 1); }
 """
 
+# rank 0's blocks pass a block barrier for ever, a local toggled between passes: a cycle of
+# joint barrier steps (no self-loop), whose movers are named only through the joint step
+# (stop 49: a scratch copy whose `_may_close` looked at the step's own process, none for a
+# joint step, reported the deadlock alone)
+BARRIER_LOOP = """ranks 2;
+blocks 2;
+kernel {
+    if (rank == 0) {
+        int x = 0;
+        while (true) { x = 1 - x; block_barrier; }
+    } else if (block == 0) {
+        int k = any(0, 2);
+        assert(k != 1);
+    }
+}
+"""
+
 
 @pytest.mark.parametrize("text, loops", [
     (TWO_STEP_POLLER, {"host": [], "kernel": ["!TTEST(f, 1, GE)", "TNOTIFY(g @ 0, 0, Set)", "TTEST(f, 1, GE)"]}),
     (LONG_HOST_POLLER, {"host": None, "kernel": None}),
-], ids=["a kernel poller", "a host poller whose walk passes 4096 points"])
+    (BARRIER_LOOP, {"host": [], "kernel": ["block_barrier", "true", "x = 1 - x"]}),
+], ids=["a kernel poller", "a host poller whose walk passes 4096 points", "blocks looping through a barrier"])
 def test_a_poller_looping_over_two_steps_keeps_the_proviso(text, loops):
     """A process polls a flag nobody sets, and its loop takes two steps (TTEST, then a
     TNOTIFY or a reset), so it comes back to a state without a self-loop: only

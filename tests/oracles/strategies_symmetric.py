@@ -7,7 +7,9 @@ by a rank (a dimension of size nranks), and comparisons between ranks are == and
 Now and then (`break_it`) one statement breaks the symmetry the way real specs do (a fixed
 rank, an ordered comparison, a counted loop over ranks), so that the tests see the detector
 refuse it. Values are small so that EQ waits can be unsatisfiable and Sets can overwrite
-unread values: deadlocks and lost notifications are reachable.
+unread values: deadlocks and lost notifications are reachable. A process may spin forever in
+a local loop that keeps assigning a rank to a local nobody reads (its state then holds a
+dead local: stop 49 found the renaming wrong there).
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ def symmetric_specs(draw, break_it: bool = False) -> str:
     value = "step + 1" if in_round else "1"
     for _ in range(budget):
         kind = draw(st.sampled_from(("notify", "notify", "wait", "wait", "test", "if_rank", "if_block", "mnotify",
-                                     "mwait", "assert")))
+                                     "mwait", "assert", "spin")))
         target = draw(st.sampled_from(ranks))
         if kind == "notify":
             op = draw(st.sampled_from(("Set", "AtomicAdd")))
@@ -81,6 +83,9 @@ def symmetric_specs(draw, break_it: bool = False) -> str:
                          f"{draw(st.sampled_from(('Set', 'AtomicAdd')))});")
         elif kind == "mwait" and rank_sig:
             stmts.append(f"TWAIT(m[{draw(st.sampled_from(ranks))}], 1, GE);")
+        elif kind == "spin":  # spins forever holding ranks in locals, one of them dead (stop 49)
+            stmts.append(f"if (TTEST(f{index}, {draw(st.sampled_from(('0', value)))}, GE)) {{ int u = {target}; "
+                         f"while (true) {{ u = {draw(st.sampled_from(ranks))}; }} }}")
         elif kind == "assert":
             stmts.append(f"assert({draw(st.sampled_from(ranks))} != {draw(st.sampled_from(ranks))});")
     if break_it:

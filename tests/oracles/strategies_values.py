@@ -12,8 +12,11 @@ them dropped (stop 48's audit, docs/trust.md 3a):
   increase: `_falsified`'s kernels ahead (`later`);
 - a host standing in its launch while its block waits for a count that a third process
   may complete, beside a write its reset after the launch conflicts with: `stuck`.
+- an AtomicAdd at the int32 edge that may overflow (a fault that writes nothing and stops
+  its block), beside an add of the other sign after which it succeeds and its block goes
+  on: a step with an event touching whatever its instruction may touch (stop 49).
 
-Each spec is one of the four shapes, with its values, comparisons and process order drawn,
+Each spec is one of the five shapes, with its values, comparisons and process order drawn,
 or 2-3 processes (ranks of one block, or blocks of one rank) each drawn freely from their
 parts; g is the element the values play on (with a random initial value), f the count a
 waiter needs.
@@ -38,8 +41,9 @@ def _spec(nranks: int, nblocks: int, bodies: list, host: str, clean: bool, init:
 
 @st.composite
 def _family(draw, family: str) -> str:
-    """One of the four shapes, its values, comparisons and process order drawn."""
+    """One of the five shapes, its values, comparisons and process order drawn."""
     v = draw(st.integers(0, 3))
+    init = None  # g's initial value (drawn small unless the family needs another)
     cmp = draw(st.sampled_from(CMPS))
     neg = draw(st.sampled_from(("", "!")))
     if family == "nop":  # a Set of the value another Set left, beside that one's later add
@@ -53,6 +57,15 @@ def _family(draw, family: str) -> str:
         bodies = [f"assert({neg}TTEST(g, {v}, {draw(st.sampled_from(('GE', 'GT')))}));",
                   f"TNOTIFY(g @ 0, {draw(st.integers(1, 3))}, Set); TNOTIFY(f @ 0, 1, AtomicAdd);"]
         nranks, host, clean = 2, "host { reset f; launch; }\n", False
+    elif family == "fault":  # an add at the int32 edge that may overflow (and stop its block),
+        # beside an add of the other sign after which it succeeds and its block goes on
+        up = draw(st.booleans())
+        init = (2147483647 - draw(st.integers(0, 1))) if up else (-2147483648 + draw(st.integers(0, 1)))
+        sign = 1 if up else -1
+        after = draw(st.sampled_from(("assert(false);", "TNOTIFY(f, 1, AtomicAdd);", f"assert({neg}TTEST(g, {v}, {cmp}));")))
+        bodies = [f"TNOTIFY(g, {sign * draw(st.integers(1, 2))}, AtomicAdd); {after}",
+                  f"TNOTIFY(g, {-sign * draw(st.integers(1, 2))}, AtomicAdd);"]
+        nranks, host, clean = 1, "", draw(st.booleans())
     else:  # "stuck": a host in its launch, its block waiting for a count a third rank gives
         bodies = ["TWAIT(f, 1, GE); TNOTIFY(f, -1, AtomicAdd);", f"TNOTIFY(g @ 0, {v}, Set);", "TNOTIFY(f @ 0, 1, AtomicAdd);"]
         nranks, host, clean = 3, "host { launch; reset g; }\n", True
@@ -60,7 +73,8 @@ def _family(draw, family: str) -> str:
         bodies = draw(st.permutations(bodies))
     else:  # the holder of g and f stays rank 0 (TTEST and TWAIT read their own rank)
         bodies = bodies[:1] + draw(st.permutations(bodies[1:]))
-    return _spec(nranks, 1 if nranks > 1 else len(bodies), list(bodies), host, clean, draw(st.integers(0, 2)))
+    return _spec(nranks, 1 if nranks > 1 else len(bodies), list(bodies), host, clean,
+                 init if init is not None else draw(st.integers(0, 2)))
 
 
 ROLES = ("setter", "setter", "adder", "tester", "tester", "waiter", "opener")
@@ -99,7 +113,7 @@ def _free(draw) -> str:
 
 
 def value_specs():
-    """One of the four shapes (values, comparisons, order drawn), or processes drawn freely
+    """One of the five shapes (values, comparisons, order drawn), or processes drawn freely
     from their parts."""
-    return st.sampled_from(("nop", "tests", "ahead", "stuck", "free", "free")).flatmap(
+    return st.sampled_from(("nop", "tests", "ahead", "stuck", "fault", "free", "free")).flatmap(
         lambda family: _free() if family == "free" else _family(family))

@@ -579,6 +579,20 @@ kernel {
     else { TNOTIFY(g, -1, AtomicAdd); }
 }
 """),
+    # `_must_wait`'s check that no assignment on the way may fault: rank 1's block stops at
+    # `1 / z` (z = 0) before its wait, so its host's launch completes and the reset of g may
+    # come before host 0's Set of g@1 (a dirty exit). On the block's concrete locals the
+    # `?:` still yields a value (an empty test set reads as true), so only this check ends
+    # the way there (stop 49: the copy without it reported the error alone).
+    ("a_block_whose_way_to_its_wait_faults_returns_and_frees_its_host", "dirty_exit error", """
+ranks 2;
+signal g;
+signal f;
+signal h;
+check clean_exit;
+host { if (rank == 0) { TNOTIFY(g @ 1, 1, Set); } else { launch; reset g; reset h; } }
+kernel { TNOTIFY(h, 1, Set); TNOTIFY(h, 2, Set); int z = 0; int x = (1 / z) ? 1 : 2; TWAIT(f, 1, GE); }
+"""),
     ("a_host_is_not_stuck_behind_a_wait_its_own_block_sets_on_the_way", "dirty_exit", """
 ranks 2;
 signal g;

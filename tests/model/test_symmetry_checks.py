@@ -301,6 +301,12 @@ kernel { TNOTIFY(c, 1, AtomicAdd);
 }
 # the same kernels' blocks kept alike: (kernel, what the detector claims)
 BLOCK_CUTS = {
+    # two blocks at one entry, told apart only by what they wrote: the representative must
+    # sort them by their signal values too (one representative per orbit)
+    "equal_entries_unequal_values": ("""\
+ranks 1; blocks 3; signal s[3]; signal c;
+kernel { if (block == 0) { TWAIT(c, 1, GE); } else { int k = any(0, 1); TNOTIFY(s[block], k, Set); k = 0; TWAIT(c, 1, GE); } }
+""", "permutations of blocks 1-2 on each rank"),
     "and_condition": ("""\
 ranks 1; blocks 3; signal c;
 kernel { if (block && launch_id == 0) { TNOTIFY(c, 1, AtomicAdd); } else { TWAIT(c, 2, GE); } }

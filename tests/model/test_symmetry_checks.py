@@ -303,6 +303,12 @@ kernel { TNOTIFY(c, 1, AtomicAdd);
 BLOCK_CUTS = {
     # two blocks at one entry, told apart only by what they wrote: the representative must
     # sort them by their signal values too (one representative per orbit)
+    # two polling blocks at one entry, one of which has read the pending 5 (its reader bit
+    # cleared): the representative must sort them by their reader bits too
+    "equal_entries_unequal_reader_bits": ("""\
+ranks 1; blocks 3; signal c;
+kernel { if (block == 0) { TNOTIFY(c, 5, Set); TNOTIFY(c, 6, Set); } else { while (!TTEST(c, 5, EQ)) { } } }
+""", "permutations of blocks 1-2 on each rank"),
     "equal_entries_unequal_values": ("""\
 ranks 1; blocks 3; signal s[3]; signal c;
 kernel { if (block == 0) { TWAIT(c, 1, GE); } else { int k = any(0, 1); TNOTIFY(s[block], k, Set); k = 0; TWAIT(c, 1, GE); } }

@@ -50,6 +50,8 @@ CASES = (  # (name, spec, params, extra flags)
     # that --fail-fast stops at the bug, as bench/run.py's dfs-ff rows do
     ("a2a reset N=24 DFS ff", "specs/bug_a2a_reset_after_wait.sig", {"N": 24}, ["STRIP", "--dfs", "--fail-fast"]),
     ("a2a reset N=32 DFS ff", "specs/bug_a2a_reset_after_wait.sig", {"N": 32}, ["STRIP", "--dfs", "--fail-fast"]),
+    ("multi-launch reset race N=16 L=3 DFS ff", "specs/bug_root_multi_launch_reset_race.sig", {"N": 16, "L": 3},
+     ["STRIP", "--dfs", "--fail-fast"]),
     ("cross-reuse N=16 DFS ff", "specs/bug_two_level_cross_reuse.sig", {"N": 16, "B": 2, "P": 2},
      ["STRIP", "--dfs", "--fail-fast"]),
 )

@@ -85,6 +85,9 @@ CASES = (
     _case("field: epoch barrier N=5", "specs/field/epoch_barrier.sig", N=5, L=3, long=True),
     _case("field: epoch barrier N=8", "specs/field/epoch_barrier.sig", N=8, L=3, long=True),
     _case("field: DeepEP barrier_block N=8", "specs/field/deepep_barrier.sig", N=8),
+    # 32 ranks: the memory of a reduced run (issue 19: at most 2 KB per state)
+    _case("field: epoch barrier N=32", "specs/field/epoch_barrier.sig", N=32, L=3, long=True),
+    _case("field: DeepEP barrier_block N=32", "specs/field/deepep_barrier.sig", N=32, long=True),
     _case("field: vLLM custom all-reduce 8x2", "specs/field/vllm_allreduce.sig", N=8, B=2),
     _case("field: vLLM custom all-reduce 8x4", "specs/field/vllm_allreduce.sig", N=8, B=4),
     # the symmetries alone (--no-por): the rank rotation and the block permutations (docs/trust.md 3b'')

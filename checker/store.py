@@ -49,7 +49,7 @@ _WIDTHS = ("B", "H", "I")  # entry ids: 1, 2, then 4 bytes
 _EMPTY = -1
 _MIN_SLOTS = 1 << 10
 MAX_ALIASES = 1 << 16  # objects the codec keeps alive to look them up by object id
-RECENT_ELEMENTS = 1 << 16  # elements of the decoded tuples (per kind) the codec holds (and knows by id)
+RECENT_ELEMENTS = 1 << 14  # elements of the decoded tuples (per kind) the codec holds (and knows by id)
 _NOTHING = ((), (), ())  # no ghost, launch counts or clocks (the common case, not hashed)
 
 

@@ -489,6 +489,7 @@ class Analysis:
         self._reachable_reads: dict = {}
         self._future: dict = {}
         self._same: dict = {}  # the masks and operand sets of future reads, one object per value
+        self._values: dict = {}  # the value sets of `envs`, one object per value
         self._launch_bound: dict = {}
         self._steps: dict = {}  # (kind, rank, block, launch id) -> {(pc, locals): `_concrete_next`}
         self._rising: dict = {}
@@ -519,6 +520,10 @@ class Analysis:
             code = self.codes[kind]
             ctx = self.ctx(kind, rank, block, None if self.program.uses_launch_id else 0)
             envs = interpret(code, ctx, 0, (frozenset((0,)),) * code.nslots, self._faults(ctx, rank))
+            # equal value sets one object (a loop counter's is the same on every rank: at 32 ranks
+            # these sets were most of the analysis's memory)
+            same = self._values.setdefault
+            envs = [None if env is None else tuple(same(v, v) for v in env) for env in envs]
             hit = self._envs[key] = (envs, ctx)
         return hit
 

@@ -142,6 +142,7 @@ _LOCALS_STAY = (ir.Wait, ir.Notify, ir.Fence, ir.Access, ir.Store, ir.Reset, ir.
 
 
 _UNASKED = object()
+IMAGES_KEPT = 256  # refined futures renamed onto another rank or block: cheap to remake, so only so many are kept
 
 
 def _may_close(R: int, members, host, kernel, state, step) -> bool:
@@ -273,6 +274,11 @@ class Reduction:
         self._cycles = _UNASKED
         self.reduced = 0  # states where a proper subset was kept
         self._refined: dict = {}  # (rank, block, launch id, pc, locals) -> _Future from there
+        # the same for the images of those futures on other ranks and blocks, the latest ones only
+        # (two generations of IMAGES_KEPT): they are many, and cheap to make again
+        self._imaged: dict = {}
+        self._imaged_before: dict = {}
+        self._image_columns: dict = {}  # ... and their columns
         self._columns: dict = {}  # a column of a refined future, a mask of a way -> the one object kept for it
         self._ways: dict = {}  # (block, launch id, pc, locals) -> the wait it surely reaches, or None
         self._paths: dict = {}  # (block, launch id, pc, locals) -> `_way`
@@ -324,8 +330,18 @@ class Reduction:
         key = (kind, r, b, lid, entry[0], entry[2])
         hit = self._refined.get(key)
         if hit is None:
+            hit = self._imaged.get(key)
+            if hit is not None:
+                return hit
+            hit = self._imaged_before.get(key)
+            if hit is not None:  # one of the generation before: kept on
+                self._imaged[key] = hit
+                return hit
             if len(self._refined) > 200_000:  # bounded memory on long runs
                 self._refined.clear()
+                self._imaged.clear()
+                self._imaged_before.clear()
+                self._image_columns.clear()
                 self._columns.clear()
             first = self.blocks.first_of(b) if self.blocks is not None and kind == "kernel" else b
             if self.symmetry is not None and r:
@@ -335,15 +351,20 @@ class Reduction:
                 base = self._refined_future(kind, r, first, lid, entry)
                 hit = self._image(base, (r, first, b), self.blocks.swap(r, first, b))
             else:
-                hit = self._reachable(kind, r, b, (lid, entry[0], entry[2]))
-            self._refined[key] = self._shared(hit)
+                hit = self._refined[key] = self._shared(self._reachable(kind, r, b, (lid, entry[0], entry[2])))
+                return hit
+            if len(self._imaged) >= IMAGES_KEPT:  # a new generation: the one before is dropped
+                self._imaged_before, self._imaged = self._imaged, {}
+                self._image_columns = {}
+                self._images.clear()
+            self._imaged[key] = hit = self._shared(hit, self._image_columns)
         return hit
 
-    def _shared(self, f: _Future) -> _Future:
+    def _shared(self, f: _Future, columns: dict | None = None) -> _Future:
         """`f` with each column (per instruction: a mask, a read's facts) frozen and shared with
         the equal columns of the other refined futures: they are few (a tenth on the epoch
         barrier at 32 ranks) where the futures are many, and none changes once made."""
-        same = self._columns.setdefault
+        same = (self._columns if columns is None else columns).setdefault
         for name in _COLUMNS:
             col = tuple(getattr(f, name))
             setattr(f, name, same(col, col))

@@ -42,6 +42,10 @@ from model.analysis import TOP, evaluate
 from model.errors import Span
 
 RANK, NUMBER = "rank", "number"
+# memo tables of the renaming, bounded (they hold renamed process entries, most of them of
+# states seen before and not stored: a run at 32 ranks kept twice as many as its store)
+RENAMED_KEPT = 1024  # (entry, k) -> the renamed entry, per kind of process
+ENTRIES_KEPT = 4096  # a renamed entry -> the one object for it
 
 
 @dataclass(frozen=True)
@@ -397,8 +401,10 @@ class Symmetry:
         program = system.program
         rank_dims = {key for key, (t, _) in typing.dims.items() if t == RANK}
         offsets = [s.offset for s in program.signals]
-        # rot[k][pos]: where the element at pos goes when rank r becomes rank r + k
+        # rot[k][pos]: where the element at pos goes when rank r becomes rank r + k (the tables
+        # share one int object per position: R tables of R * E fresh ints were most of their size)
         self.rot = []
+        position = list(range(R * E))
         for k in range(R):
             out = []
             for pos in range(R * E):
@@ -411,7 +417,7 @@ class Symmetry:
                 flat = 0
                 for d, size in enumerate(sig.dims):
                     flat = flat * size + idx[d]
-                out.append(((r + k) % R) * E + sig.offset + flat)
+                out.append(position[((r + k) % R) * E + sig.offset + flat])
             self.rot.append(tuple(out))
         self.inv = [tuple(self.rot[(-k) % R][q] for q in range(R * E)) for k in range(R)]  # new[q] = old[inv[k][q]]
         gidx = system.ghost_slot
@@ -460,7 +466,9 @@ class Symmetry:
         self.rel_ghost = [tuple(gidx[self.rot[r][system.ghost_positions[g]]] for g in g0) for r in range(R)] \
             if self.ghost_ok else []
         self.rel_procs = [(r,) + tuple(R + r * B + b for b in range(B)) for r in range(R)]
-        self._same: dict = {None: None}  # a renamed process entry -> the one object kept for it
+        # a renamed process entry -> the one object kept for it (the stores find entries by object
+        # id first), the latest few thousand: most states renamed are seen before and not stored
+        self._same: dict = {None: None}
         # per kind of process (a host's entry and a block's may be equal tuples, with different
         # rank-typed locals): (entry, k) -> the entry with its rank-typed locals renamed by +k
         self._renamed: dict = {True: {}, False: {}}
@@ -586,7 +594,7 @@ class Symmetry:
             for s in slots:
                 L[s] = (L[s] + k) % R
             out = (entry[0], entry[1], tuple(L)) + tuple(entry[3:])
-            if len(memo) > 4096:  # a few thousand: they repeat, and memory stays small
+            if len(memo) > RENAMED_KEPT:
                 memo.clear()
             memo[key] = out
         return out
@@ -603,7 +611,8 @@ class Symmetry:
         R = self.R
         procs = state.procs
         pinv = self.pinv[k]
-        # one object per distinct renamed entry (the stores find entries by object id first)
+        if len(self._same) > ENTRIES_KEPT:
+            self._same.clear()
         same = self._same.setdefault
         new_procs = tuple(same(e, e) for e in (self._entry(procs[pinv[i]], pinv[i] < R, k) for i in range(len(procs))))
         sig = state.signals

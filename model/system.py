@@ -189,6 +189,8 @@ class System:
         self.live_slots = {True: self._keeps(program.host, "host"), False: self._keeps(program.kernel, "kernel")}
         self._resume: dict = {}
         self._evaluated: dict = {}
+        self._contexts: dict = {}  # see ctx_of
+        self._offsets: dict = {}  # see _operands
         self._guards: dict = {}
         self._entry_objects: dict = {}  # see _shared
         self._starts: dict = {}  # memo of a launch: (kernel slot, launch number) -> (first entry, events)
@@ -313,10 +315,14 @@ class System:
         return self.program.host if i < self.R else self.program.kernel
 
     def ctx_of(self, i: int, launches: tuple) -> tuple:
+        """(rank, block, launch id) of process i; one object per context (the memo tables'
+        keys hold them)."""
         if i < self.R:
-            return (i, 0, 0)
-        r, b = divmod(i - self.R, self.B)
-        return (r, b, launches[r] - 1 if launches else 0)
+            ctx = (i, 0, 0)
+        else:
+            r, b = divmod(i - self.R, self.B)
+            ctx = (r, b, launches[r] - 1 if launches else 0)
+        return self._contexts.setdefault(ctx, ctx)
 
     def rank_of(self, i: int) -> int:
         return i if i < self.R else (i - self.R) // self.B
@@ -730,6 +736,7 @@ class System:
         if hit is None:
             try:
                 rank, offs = op[1](L, ctx)
+                offs = self._offsets.setdefault(offs, offs)  # one object for equal ones (a range or a tuple)
                 hit = (rank, offs, op[2](L, ctx) if op[0] != _RESET else None)
             except ModelError as e:
                 hit = e

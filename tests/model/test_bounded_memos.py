@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 CASES = [  # spec, params: rank rotation, block permutations, data, launches, counterexamples
     ("specs/field/epoch_barrier.sig", {"N": 5, "L": 3}),
+    ("specs/field/epoch_barrier.sig", {"N": 16, "L": 3}),  # 256 signal elements: vectors kept in chunks
     ("specs/field/deepep_barrier.sig", {"N": 6}),
     ("specs/field/vllm_allreduce.sig", {"N": 4, "B": 2}),
     ("specs/field/syncall.sig", {"N": 2, "B": 4, "K": 2}),

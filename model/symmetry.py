@@ -46,6 +46,7 @@ RANK, NUMBER = "rank", "number"
 # states seen before and not stored: a run at 32 ranks kept twice as many as its store)
 RENAMED_KEPT = 1024  # (entry, k) -> the renamed entry, per kind of process
 ENTRIES_KEPT = 4096  # a renamed entry -> the one object for it
+CLOCKS_KEPT = 1024  # a renamed vector clock -> the one object for it
 
 
 @dataclass(frozen=True)
@@ -469,6 +470,7 @@ class Symmetry:
         # a renamed process entry -> the one object kept for it (the stores find entries by object
         # id first), the latest few thousand: most states renamed are seen before and not stored
         self._same: dict = {None: None}
+        self._clocks: dict = {}  # see _rotate_hb
         # per kind of process (a host's entry and a block's may be equal tuples, with different
         # rank-typed locals): (entry, k) -> the entry with its rank-typed locals renamed by +k
         self._renamed: dict = {True: {}, False: {}}
@@ -537,9 +539,17 @@ class Symmetry:
         vcs, marks, pending, releases, joined, shadow = hb
         R = self.R
         pinv, cp, comp = self.pinv[k], self._cinv[k], self.comp[k]
+        if len(self._clocks) > CLOCKS_KEPT:
+            self._clocks.clear()
+        same = self._clocks.setdefault
 
         def clock(x):
-            return None if x is None else cp(x)
+            # one object per renamed clock value (the latest few thousand): a state's clocks are
+            # mostly its predecessor's, and a renamed copy of each was a state's worth of memory
+            if x is None:
+                return None
+            c = cp(x)
+            return same(c, c)
 
         def accesses(xs):
             return tuple(sorted((comp[c], t) for c, t in xs)) if xs else xs
@@ -548,11 +558,13 @@ class Symmetry:
             if x is None:
                 return None
             last, atomics, reads = x
-            return (None if last is None else (comp[last[0]], last[1]), accesses(atomics), accesses(reads))
+            e = (None if last is None else (comp[last[0]], last[1]), accesses(atomics), accesses(reads))
+            return same(e, e)
 
-        return (tuple(clock(vcs[j]) for j in pinv), tuple(marks[j] for j in pinv),
-                tuple(clock(pending[j]) for j in pinv), tuple(clock(releases[q]) for q in self.inv[k]),
-                tuple(clock(joined[(r - k) % R]) for r in range(R)), tuple(entry(shadow[d]) for d in self.dinv[k]))
+        parts = (tuple(clock(vcs[j]) for j in pinv), tuple(marks[j] for j in pinv),
+                 tuple(clock(pending[j]) for j in pinv), tuple(clock(releases[q]) for q in self.inv[k]),
+                 tuple(clock(joined[(r - k) % R]) for r in range(R)), tuple(entry(shadow[d]) for d in self.dinv[k]))
+        return tuple(same(x, x) for x in parts)
 
     def describe(self) -> str:
         return f"rotation of the {self.R} ranks"

@@ -2,7 +2,7 @@
 
 A run at 32 ranks kept most of its memory in memo tables: the refined futures renamed onto
 every rank (model/independence.py IMAGES_KEPT), the renamed process entries
-(model/symmetry.py RENAMED_KEPT, ENTRIES_KEPT), the state codec's decoded vectors and object
+and their happens-before clocks (model/symmetry.py RENAMED_KEPT, ENTRIES_KEPT, CLOCKS_KEPT), the state codec's decoded vectors and object
 ids (checker/store.py RECENT_ELEMENTS, MAX_ALIASES). They are bounded now, so a long run
 drops and remakes what they held. Remaking must give what was dropped: with every bound at
 its smallest (everything remade, every object id forgotten at once) each spec below must
@@ -35,6 +35,8 @@ CASES = [  # spec, params: rank rotation, block permutations, data, launches, co
     ("specs/bug_a2a_reset_after_wait.sig", {"N": 4}),
     ("specs/bug_root_multi_launch_reset_race.sig", {"N": 4, "L": 3}),
     ("specs/data_barrier_two_level.sig", {"N": 3, "B": 2}),
+    ("specs/data_barrier_two_level.sig", {"N": 8, "B": 2}),
+    ("specs/bug_all_pairs_handoff_no_fence.sig", {"N": 3}),
     ("specs/bug_two_level_cross_reuse.sig", {"N": 4, "B": 2, "P": 2}),
     ("specs/bug_device_barrier_no_arrival.sig", {"N": 3, "B": 2}),
 ]
@@ -56,6 +58,7 @@ def test_memo_tables_at_their_smallest_judge_as_with_room(spec, params, monkeypa
     monkeypatch.setattr(model.independence, "IMAGES_KEPT", 1)
     monkeypatch.setattr(model.symmetry, "RENAMED_KEPT", 0)
     monkeypatch.setattr(model.symmetry, "ENTRIES_KEPT", 0)
+    monkeypatch.setattr(model.symmetry, "CLOCKS_KEPT", 0)
     monkeypatch.setattr(checker.store, "RECENT_ELEMENTS", 1)
     monkeypatch.setattr(checker.store, "MAX_ALIASES", 0)
     tight = _judged(spec, params)

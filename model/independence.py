@@ -142,6 +142,7 @@ _LOCALS_STAY = (ir.Wait, ir.Notify, ir.Fence, ir.Access, ir.Store, ir.Reset, ir.
 
 
 _UNASKED = object()
+REFINED_KEPT = 256  # refined futures computed (model/independence.py `_reachable`), per generation
 IMAGES_KEPT = 256  # refined futures renamed onto another rank or block: cheap to remake, so only so many are kept
 
 
@@ -273,7 +274,10 @@ class Reduction:
         self._host_barriers = any(isinstance(x, ir.HostBarrier) for x in code.instrs)
         self._cycles = _UNASKED
         self.reduced = 0  # states where a proper subset was kept
-        self._refined: dict = {}  # (rank, block, launch id, pc, locals) -> _Future from there
+        # (rank, block, launch id, pc, locals) -> _Future from there: two generations of
+        # REFINED_KEPT (a run seldom comes back to a future it has not asked for lately)
+        self._refined: dict = {}
+        self._refined_before: dict = {}
         # the same for the images of those futures on other ranks and blocks, the latest ones only
         # (two generations of IMAGES_KEPT): they are many, and cheap to make again
         self._imaged: dict = {}
@@ -330,6 +334,10 @@ class Reduction:
         key = (kind, r, b, lid, entry[0], entry[2])
         hit = self._refined.get(key)
         if hit is None:
+            hit = self._refined_before.get(key)
+            if hit is not None:  # one of the generation before: kept on
+                self._refined[key] = hit
+                return hit
             hit = self._imaged.get(key)
             if hit is not None:
                 return hit
@@ -337,12 +345,6 @@ class Reduction:
             if hit is not None:  # one of the generation before: kept on
                 self._imaged[key] = hit
                 return hit
-            if len(self._refined) > 200_000:  # bounded memory on long runs
-                self._refined.clear()
-                self._imaged.clear()
-                self._imaged_before.clear()
-                self._image_columns.clear()
-                self._columns.clear()
             first = self.blocks.first_of(b) if self.blocks is not None and kind == "kernel" else b
             if self.symmetry is not None and r:
                 base = self._refined_future(kind, 0, b, lid, self.symmetry.renamed(entry, kind == "host", -r))
@@ -351,6 +353,9 @@ class Reduction:
                 base = self._refined_future(kind, r, first, lid, entry)
                 hit = self._image(base, (r, first, b), self.blocks.swap(r, first, b))
             else:
+                if len(self._refined) >= REFINED_KEPT:  # a new generation: the one before is dropped
+                    self._refined_before, self._refined = self._refined, {}
+                    self._columns = {}
                 hit = self._refined[key] = self._shared(self._reachable(kind, r, b, (lid, entry[0], entry[2])))
                 return hit
             if len(self._imaged) >= IMAGES_KEPT:  # a new generation: the one before is dropped

@@ -144,6 +144,7 @@ _LOCALS_STAY = (ir.Wait, ir.Notify, ir.Fence, ir.Access, ir.Store, ir.Reset, ir.
 _UNASKED = object()
 REFINED_KEPT = 256  # refined futures computed (model/independence.py `_reachable`), per generation
 IMAGES_KEPT = 256  # refined futures renamed onto another rank or block: cheap to remake, so only so many are kept
+RECENT_KEPT = 8  # per process, the futures of its latest entries (`_future`): a state's processes mostly stand where they stood
 
 
 def _may_close(R: int, members, host, kernel, state, step) -> bool:
@@ -289,6 +290,14 @@ class Reduction:
         self._waits: dict = {}  # (process, launch count, pc, locals) -> what its blocked TWAIT reads
         self._standing: dict = {}  # (process, entry, next entry, launch counts) -> `_still_touched`
         self._cur: dict = {}  # per state: process -> its _Future from where it stands
+        self._running: dict = {}  # per state: running process -> `_at` its pc of that future
+        # per running process: its latest entries, by object (id -> (entry, launch id, _Future,
+        # `_at`)), at most RECENT_KEPT. The futures of a state are asked for every process, and
+        # 98-99% of them are those of the very entry object the process stood at in one of the
+        # last few states (epoch and DeepEP barriers at 32 ranks). A record holds its entry, so
+        # while it is kept no other object has that id.
+        self._recent: tuple = tuple({} for _ in range(self.n))
+        self._home = tuple(-1 if j < self.R else (j - self.R) // self.B for j in range(self.n))  # a block's rank
 
     def acyclic(self) -> bool:
         """Whether no sequence of steps comes back to a state (docs/trust.md 3a, "Without
@@ -328,6 +337,16 @@ class Reduction:
             r, b = divmod(j - self.R, self.B)
             kind, lid = "kernel", launches[r] - 1 if launches else 0
         return self._refined_future(kind, r, b, lid, entry)
+
+    def _recent_future(self, j: int, entry, launches) -> tuple:
+        """(entry, launch id, future, `_at` of it) of running process j, kept among its latest."""
+        recent = self._recent[j]
+        if len(recent) >= RECENT_KEPT:
+            recent.clear()
+        f = self._future(j, entry, launches)
+        r = self._home[j]
+        hit = recent[id(entry)] = (entry, launches[r] - 1 if r >= 0 and launches else 0, f, self._at(f, entry[0]))
+        return hit
 
     def _refined_future(self, kind: str, r: int, b: int, lid: int, entry) -> _Future:
         """The future of process (kind, r, b) in launch `lid` from its entry (cached)."""
@@ -566,13 +585,39 @@ class Reduction:
             for j in self._members(st.process):  # a joint barrier step belongs to each of its processes
                 moving.setdefault(j, []).append(st)
         launches = state.launches
-        self._cur = {j: self._future(j, p, launches) for j, p in enumerate(procs) if p is not None}
+        self._cur, self._running = self._futures(procs, launches)
         touch = {i: self._touch(i, procs[i][0], sts, state) for i, sts in moving.items()}
         best = self._choose(procs, moving, touch, len(steps), state.signals, launches)
         if best is None:
             return None
         self.reduced += 1
         return [st for st in steps if self._members(st.process)[0] in best]
+
+    def _futures(self, procs, launches) -> tuple[dict, dict]:
+        """(every process's future from where it stands, and for each running one the masks of
+        that future at its pc with their union: `_at`). This runs for every process of every
+        state, so the latest entries of each process are looked up first, by object."""
+        out, running = {}, {}
+        recent, home, kinds = self._recent, self._home, self.kinds
+        for j, p in enumerate(procs):
+            if p is None:
+                continue
+            if p[1] < 0:
+                out[j] = kinds[j]
+                continue
+            r = home[j]
+            hit = recent[j].get(id(p))
+            if hit is None or hit[1] != (launches[r] - 1 if r >= 0 and launches else 0):
+                hit = self._recent_future(j, p, launches)
+            out[j] = hit[2]
+            running[j] = hit[3]
+        return out, running
+
+    @staticmethod
+    def _at(f: _Future, pc: int) -> tuple:
+        """(the masks of future `f` at `pc` that `_choose` weighs, their union)."""
+        masks = (f.rw[pc], f.w[pc], f.s[pc], f.r_up[pc], f.r_down[pc], f.w_up[pc], f.w_down[pc], f.lg[pc])
+        return masks, functools.reduce(operator.or_, masks)
 
     def _members(self, process: int) -> tuple:
         """The processes a step belongs to: its own, every host (host_barrier), or every block of
@@ -1077,13 +1122,10 @@ class Reduction:
         None when every one of them needs all the steps."""
         R, B = self.R, self.B
         kinds = self._cur
-        running = [j for j, p in enumerate(procs) if p is not None and p[1] >= 0]
-        fut = {}
-        reach = {}  # j -> every element one of its masks in `fut` names: no conflict without one of them
-        for j in running:
-            f, pc = kinds[j], procs[j][0]
-            masks = fut[j] = (f.rw[pc], f.w[pc], f.s[pc], f.r_up[pc], f.r_down[pc], f.w_up[pc], f.w_down[pc], f.lg[pc])
-            reach[j] = functools.reduce(operator.or_, masks)
+        at = self._running  # j -> (its future's masks at its pc, their union: no conflict without it)
+        running = list(at)
+        fut = {j: masks for j, (masks, _) in at.items()}
+        reach = {j: union for j, (_, union) in at.items()}
         need_cache: dict[int, tuple] = {}
         memo: dict = {}  # per state: the writers of a mask of elements, a block's adds to an element
         one_sign, same_set, bounded = self.one_sign_adds, self.same_set, self.bounded_adds

@@ -1,7 +1,8 @@
 """The memo tables a reduced search keeps only so much of judge exactly as with room to spare.
 
 A run at 32 ranks kept most of its memory in memo tables: the refined futures and their
-images renamed onto every rank (model/independence.py REFINED_KEPT, IMAGES_KEPT), the renamed process entries
+images renamed onto every rank, each process's latest ones (model/independence.py REFINED_KEPT, IMAGES_KEPT,
+RECENT_KEPT), the renamed process entries
 and their happens-before clocks (model/symmetry.py RENAMED_KEPT, ENTRIES_KEPT, CLOCKS_KEPT), the state codec's decoded vectors and object
 ids (checker/store.py RECENT_ELEMENTS, MAX_ALIASES). They are bounded now, so a long run
 drops and remakes what they held. Remaking must give what was dropped: with every bound at
@@ -57,6 +58,7 @@ def test_memo_tables_at_their_smallest_judge_as_with_room(spec, params, monkeypa
     roomy = _judged(spec, params)
     monkeypatch.setattr(model.independence, "REFINED_KEPT", 1)
     monkeypatch.setattr(model.independence, "IMAGES_KEPT", 1)
+    monkeypatch.setattr(model.independence, "RECENT_KEPT", 1)
     monkeypatch.setattr(model.symmetry, "RENAMED_KEPT", 0)
     monkeypatch.setattr(model.symmetry, "ENTRIES_KEPT", 0)
     monkeypatch.setattr(model.symmetry, "CLOCKS_KEPT", 0)

@@ -732,3 +732,44 @@ def test_past_the_budget_the_reduced_race_trace_stays(monkeypatch):
     (b,) = reduced.violations
     assert len(b.trace) > len(a.trace)  # the reduced graph's trace: longer here, and still a race
     assert b.race is not None and b.trace[-1].span == b.race.second.span
+
+
+def test_the_latest_futures_of_a_process_answer_as_computing_them_again():
+    """`Reduction._futures` looks each process's future up among its latest entries, by entry
+    object (RECENT_KEPT). What it gives must be what `_future` computes: for every state of a
+    multi-launch spec whose kernel reads launch_id, and under other launch counts of the state's
+    ranks (a block stands at the same entry object in each launch, with another future where
+    the values its waits and tests want come from launch_id), asked in an
+    order that reuses the records of other launch counts."""
+    from model.independence import _COLUMNS
+
+    from model import compile_spec, parse
+
+    path = ROOT / "specs" / "zero_sum_barrier.sig"
+    system = System(compile_spec(parse(path.read_text(), str(path)), {}))
+    reduction = Reduction(system)
+    states, seen = [system.initial()[0]], set()
+    while states:
+        state = states.pop()
+        if state in seen:
+            continue
+        seen.add(state)
+        states.extend(step.next for step in system.successors(state))
+
+    def columns(f):
+        return tuple(tuple(getattr(f, name)) for name in _COLUMNS) + (f.own, f.launch_pcs)
+
+    asked = 0
+    for state in sorted(seen, key=repr):
+        if not state.launches:
+            continue
+        for counts in [state.launches] + [tuple(max(1, min(2, c + d)) for c in state.launches) for d in (1, -1)]:
+            futures, running = reduction._futures(state.procs, counts)
+            for j, p in enumerate(state.procs):
+                if p is None or p[1] < 0:
+                    continue
+                fresh = reduction._future(j, p, counts)
+                assert columns(futures[j]) == columns(fresh), (state, counts, j)
+                assert running[j] == Reduction._at(fresh, p[0])
+                asked += 1
+    assert asked > 100

@@ -290,9 +290,10 @@ class Reduction:
         self._waits: dict = {}  # (process, launch count, pc, locals) -> what its blocked TWAIT reads
         self._standing: dict = {}  # (process, entry, next entry, launch counts) -> `_still_touched`
         self._cur: dict = {}  # per state: process -> its _Future from where it stands
-        self._running: dict = {}  # per state: running process -> `_at` its pc of that future
+        self._masks: dict = {}  # per state: running process -> `_at` its pc of that future: the masks
+        self._reach: dict = {}  # ... and their union
         # per running process: its latest entries, by object (id -> (entry, launch id, _Future,
-        # `_at`)), at most RECENT_KEPT. The futures of a state are asked for every process, and
+        # masks, union: `_at`)), at most RECENT_KEPT. The futures of a state are asked for every process, and
         # 98-99% of them are those of the very entry object the process stood at in one of the
         # last few states (epoch and DeepEP barriers at 32 ranks). A record holds its entry, so
         # while it is kept no other object has that id.
@@ -339,13 +340,13 @@ class Reduction:
         return self._refined_future(kind, r, b, lid, entry)
 
     def _recent_future(self, j: int, entry, launches) -> tuple:
-        """(entry, launch id, future, `_at` of it) of running process j, kept among its latest."""
+        """(entry, launch id, future, *`_at` of it) of running process j, kept among its latest."""
         recent = self._recent[j]
         if len(recent) >= RECENT_KEPT:
             recent.clear()
         f = self._future(j, entry, launches)
         r = self._home[j]
-        hit = recent[id(entry)] = (entry, launches[r] - 1 if r >= 0 and launches else 0, f, self._at(f, entry[0]))
+        hit = recent[id(entry)] = (entry, launches[r] - 1 if r >= 0 and launches else 0, f, *self._at(f, entry[0]))
         return hit
 
     def _refined_future(self, kind: str, r: int, b: int, lid: int, entry) -> _Future:
@@ -582,22 +583,26 @@ class Reduction:
         procs = state.procs
         moving: dict[int, list] = {}
         for st in steps:
+            if st.process >= 0:
+                moving.setdefault(st.process, []).append(st)
+                continue
             for j in self._members(st.process):  # a joint barrier step belongs to each of its processes
                 moving.setdefault(j, []).append(st)
         launches = state.launches
-        self._cur, self._running = self._futures(procs, launches)
+        self._cur, self._masks, self._reach = self._futures(procs, launches)
         touch = {i: self._touch(i, procs[i][0], sts, state) for i, sts in moving.items()}
         best = self._choose(procs, moving, touch, len(steps), state.signals, launches)
         if best is None:
             return None
         self.reduced += 1
-        return [st for st in steps if self._members(st.process)[0] in best]
+        return [st for st in steps if (st.process if st.process >= 0 else self._members(st.process)[0]) in best]
 
-    def _futures(self, procs, launches) -> tuple[dict, dict]:
-        """(every process's future from where it stands, and for each running one the masks of
-        that future at its pc with their union: `_at`). This runs for every process of every
-        state, so the latest entries of each process are looked up first, by object."""
-        out, running = {}, {}
+    def _futures(self, procs, launches) -> tuple[dict, dict, dict]:
+        """(every process's future from where it stands; for each running one, the masks of
+        that future at its pc that `_choose` weighs, and their union: `_at`). This runs for
+        every process of every state, so the latest entries of each process are looked up
+        first, by object."""
+        out, masks, reach = {}, {}, {}
         recent, home, kinds = self._recent, self._home, self.kinds
         for j, p in enumerate(procs):
             if p is None:
@@ -609,9 +614,8 @@ class Reduction:
             hit = recent[j].get(id(p))
             if hit is None or hit[1] != (launches[r] - 1 if r >= 0 and launches else 0):
                 hit = self._recent_future(j, p, launches)
-            out[j] = hit[2]
-            running[j] = hit[3]
-        return out, running
+            _, _, out[j], masks[j], reach[j] = hit
+        return out, masks, reach
 
     @staticmethod
     def _at(f: _Future, pc: int) -> tuple:
@@ -1122,10 +1126,9 @@ class Reduction:
         None when every one of them needs all the steps."""
         R, B = self.R, self.B
         kinds = self._cur
-        at = self._running  # j -> (its future's masks at its pc, their union: no conflict without it)
-        running = list(at)
-        fut = {j: masks for j, (masks, _) in at.items()}
-        reach = {j: union for j, (_, union) in at.items()}
+        fut = self._masks  # running process j -> its future's masks at its pc
+        reach = self._reach  # ... and their union: no conflict without one of its elements
+        running = list(fut)
         need_cache: dict[int, tuple] = {}
         memo: dict = {}  # per state: the writers of a mask of elements, a block's adds to an element
         one_sign, same_set, bounded = self.one_sign_adds, self.same_set, self.bounded_adds

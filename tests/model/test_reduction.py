@@ -764,12 +764,12 @@ def test_the_latest_futures_of_a_process_answer_as_computing_them_again():
         if not state.launches:
             continue
         for counts in [state.launches] + [tuple(max(1, min(2, c + d)) for c in state.launches) for d in (1, -1)]:
-            futures, running = reduction._futures(state.procs, counts)
+            futures, masks, reach = reduction._futures(state.procs, counts)
             for j, p in enumerate(state.procs):
                 if p is None or p[1] < 0:
                     continue
                 fresh = reduction._future(j, p, counts)
                 assert columns(futures[j]) == columns(fresh), (state, counts, j)
-                assert running[j] == Reduction._at(fresh, p[0])
+                assert (masks[j], reach[j]) == Reduction._at(fresh, p[0])
                 asked += 1
     assert asked > 100

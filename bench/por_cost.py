@@ -10,6 +10,12 @@ the share of the run spent in `Reduction.ample` (computing the stubborn set, cum
 and how many futures were computed afresh (`Reduction._reachable`: the cache of refined
 futures missed) against the states. Profiling slows every Python call alike, so the share is the figure to
 read; the per-state cost is an upper bound of the unprofiled one.
+
+A second table runs each spec again without the profiler, with only `Reduction.ample` and
+`System.successors` timed (CPU seconds of this process, `time.process_time`, around each
+call): the issue's target is a stubborn set that costs no more than generating the
+successors, so the last column, ample / successors, should be at most 1. The two 32-rank
+field barriers are in that table too.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import cProfile
 import pstats
 import resource
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,6 +65,43 @@ def measure(path: str, defines: dict) -> tuple[int, float, float, int]:
     return result.stats.states, spent, cum / total if total else 0.0, fresh
 
 
+UNPROFILED = CASES + [
+    ("loop-counting at 32 ranks: epoch barrier L=3", "specs/field/epoch_barrier.sig", {"N": 32, "L": 3}),
+    ("loop-counting at 32 ranks: DeepEP barrier_block", "specs/field/deepep_barrier.sig", {"N": 32}),
+]
+
+
+def timed(path: str, defines: dict) -> tuple[int, float, float, float]:
+    """(states, CPU s of the whole check, of ample, of successors), no profiler."""
+    from model.independence import Reduction
+    from model.system import System
+
+    spent = {"ample": 0.0, "successors": 0.0}
+    originals = {"ample": Reduction.ample, "successors": System.successors}
+
+    def timer(name):
+        call = originals[name]
+
+        def run(*args):
+            start = time.process_time()
+            try:
+                return call(*args)
+            finally:
+                spent[name] += time.process_time() - start
+        return run
+
+    spec = parse(read_spec(ROOT / path), path)
+    program = compile_spec(spec, defines)
+    Reduction.ample, System.successors = timer("ample"), timer("successors")
+    try:
+        start = time.process_time()
+        result = check_program(program, path, Options(timeout=120.0))
+        whole = time.process_time() - start
+    finally:
+        Reduction.ample, System.successors = originals["ample"], originals["successors"]
+    return result.stats.states, whole, spent["ample"], spent["successors"]
+
+
 def main() -> None:
     cases = CASES
     print("| case | states | CPU s (profiled) | µs/state | stubborn set share | futures computed |")
@@ -65,6 +109,13 @@ def main() -> None:
     for label, path, defines in cases:
         states, spent, share, fresh = measure(path, defines)
         print(f"| {label} | {states:,} | {spent:.2f} | {1e6 * spent / max(states, 1):,.1f} | {100 * share:.0f}% | {fresh:,} |")
+    print()
+    print("| case (no profiler) | states | CPU s | ample s | successors s | ample µs/state | ample / successors |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for label, path, defines in UNPROFILED:
+        states, whole, ample, succ = timed(path, defines)
+        print(f"| {label} | {states:,} | {whole:.2f} | {ample:.2f} | {succ:.2f} | {1e6 * ample / max(states, 1):,.1f} | "
+              f"{ample / succ if succ else float('nan'):.2f} |")
 
 
 if __name__ == "__main__":
